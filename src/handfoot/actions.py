@@ -1,0 +1,320 @@
+"""What a player can do, as small frozen values, and their notation.
+
+Each action has a one-line notation that players type in the terminal and that
+reads back the same action, and a JSON form used in records:
+
+>>> a = parse_action("lay QH QD QS | 7C 7D 2C")
+>>> a
+LayDown(melds=((8, 21, 22), (40, 41, 43)))
+>>> a.notation()
+'lay 7C 7D 2C | QD QH QS'
+>>> action_from_json(a.to_json()) == a
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from handfoot.cards import Card, CardError, card_code, parse_card, parse_cards, sort_key
+
+
+class ActionSyntaxError(ValueError):
+    """Typed or recorded text that is not an action."""
+
+
+def _codes(cards: tuple[Card, ...]) -> str:
+    return " ".join(card_code(c) for c in sorted(cards, key=sort_key))
+
+
+def _norm(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards))
+
+
+def _norm_melds(melds: tuple[tuple[Card, ...], ...] | list[list[Card]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(sorted(tuple(sorted(m)) for m in melds))
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseHand:
+    """Choose which of your two dealt stacks is your hand (0 or 1); the other is your foot."""
+
+    stack: int
+    kind: ClassVar[str] = "choose-hand"
+
+    def notation(self) -> str:
+        return f"choose {self.stack + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw from the stock (two cards in most rule sets)."""
+
+    kind: ClassVar[str] = "draw"
+
+    def notation(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeUpcard:
+    """On the first turn of a hand, take the card turned up to start the pile."""
+
+    kind: ClassVar[str] = "take-upcard"
+
+    def notation(self) -> str:
+        return "upcard"
+
+
+@dataclass(frozen=True, slots=True)
+class TakePile:
+    """Take the discard pile, showing ``shown`` from your hand. The top card and the shown
+    cards go to the table at once; ``count`` cards are taken in all (0: as the rules
+    say). A team that has not opened lays its opening melds with it in ``opening``."""
+
+    shown: tuple[Card, ...] = ()
+    count: int = 0
+    opening: tuple[tuple[Card, ...], ...] = ()
+    kind: ClassVar[str] = "take-pile"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shown", _norm(self.shown))
+        object.__setattr__(self, "opening", _norm_melds(self.opening))
+
+    def notation(self) -> str:
+        text = "pile"
+        if self.shown:
+            text += " " + _codes(self.shown)
+        if self.count:
+            text += f" take {self.count}"
+        if self.opening:
+            text += " + " + " | ".join(_codes(m) for m in self.opening)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class LayDown:
+    """Lay new melds on the table. A team's first lay-down is its opening and may hold
+    several melds; after that, one meld at a time."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    kind: ClassVar[str] = "lay-down"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "melds", _norm_melds(self.melds))
+
+    def notation(self) -> str:
+        return "lay " + " | ".join(_codes(m) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class AddToMeld:
+    """Add cards to one of your team's melds or books (``meld`` counts from 0)."""
+
+    meld: int
+    cards: tuple[Card, ...]
+    kind: ClassVar[str] = "add"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", _norm(self.cards))
+
+    def notation(self) -> str:
+        return f"add {self.meld + 1} {_codes(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PickUpFoot:
+    """Pick up your foot once your hand is empty."""
+
+    kind: ClassVar[str] = "pick-up-foot"
+
+    def notation(self) -> str:
+        return "foot"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard a card; this ends your turn (and, with your last card, may go out)."""
+
+    card: Card
+    kind: ClassVar[str] = "discard"
+
+    def notation(self) -> str:
+        return f"discard {card_code(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn without a discard (only where the rules allow it)."""
+
+    kind: ClassVar[str] = "end-turn"
+
+    def notation(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class AskToGoOut:
+    """Ask your partner for permission to go out."""
+
+    kind: ClassVar[str] = "ask"
+
+    def notation(self) -> str:
+        return "ask"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerGoOut:
+    """Answer your partner who asked to go out."""
+
+    yes: bool
+    kind: ClassVar[str] = "answer"
+
+    def notation(self) -> str:
+        return "yes" if self.yes else "no"
+
+
+Action = (ChooseHand | Draw | TakeUpcard | TakePile | LayDown | AddToMeld | PickUpFoot
+          | Discard | EndTurn | AskToGoOut | AnswerGoOut)
+
+DRAW = Draw()
+TAKE_UPCARD = TakeUpcard()
+PICK_UP_FOOT = PickUpFoot()
+END_TURN = EndTurn()
+ASK = AskToGoOut()
+YES = AnswerGoOut(True)
+NO = AnswerGoOut(False)
+
+HELP = """\
+draw                       draw from the stock
+upcard                     take the upcard (first turn only, where allowed)
+pile QH QS [take 7]        take the pile, showing a pair (or one natural and a wild)
+pile QH QS + KH KD KS      take the pile and open with more melds (where allowed)
+lay QH QD QS | 7C 7D 2C    lay down melds (your opening may hold several)
+add 2 QH 2C                add cards to your team's meld number 2
+foot                       pick up your foot
+discard 7H                 discard a card and end your turn
+end                        end your turn without a discard (where allowed)
+ask / yes / no             ask your partner to go out / answer
+choose 1 | choose 2        choose which dealt stack is your hand
+Cards: 7H 10S QD AC 2C JK (joker); suits C D H S."""
+
+
+def _melds_text(text: str) -> tuple[tuple[Card, ...], ...]:
+    return tuple(parse_cards(part) for part in text.split("|") if part.strip())
+
+
+def parse_action(text: str) -> Action:
+    """Read an action in the notation above; raises :class:`ActionSyntaxError`."""
+    words = text.strip().split(None, 1)
+    if not words:
+        raise ActionSyntaxError("Type an action, or 'help' for the list.")
+    verb, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
+    try:
+        if verb == "draw" and not rest:
+            return DRAW
+        if verb == "upcard" and not rest:
+            return TAKE_UPCARD
+        if verb == "foot" and not rest:
+            return PICK_UP_FOOT
+        if verb == "end" and not rest:
+            return END_TURN
+        if verb == "ask" and not rest:
+            return ASK
+        if verb in ("yes", "no") and not rest:
+            return AnswerGoOut(verb == "yes")
+        if verb == "choose":
+            if rest.strip() not in ("1", "2"):
+                raise ActionSyntaxError("Choose stack 1 or stack 2: 'choose 1'.")
+            return ChooseHand(int(rest) - 1)
+        if verb in ("discard", "d"):
+            return Discard(parse_card(rest))
+        if verb in ("lay", "meld"):
+            melds = _melds_text(rest)
+            if not melds:
+                raise ActionSyntaxError("Say which cards to lay down: 'lay QH QD QS'.")
+            return LayDown(melds)
+        if verb == "add":
+            parts = rest.split(None, 1)
+            if len(parts) < 2 or not parts[0].isdigit() or int(parts[0]) < 1:
+                raise ActionSyntaxError("Say which meld and which cards: 'add 2 QH 2C'.")
+            return AddToMeld(int(parts[0]) - 1, parse_cards(parts[1]))
+        if verb == "pile":
+            head, _, opening = rest.partition("+")
+            count = 0
+            if " take " in f" {head} ":
+                head, _, n = f" {head} ".partition(" take ")
+                if not n.strip().isdigit():
+                    raise ActionSyntaxError("Say how many cards to take: 'pile QH QS take 7'.")
+                count = int(n)
+            return TakePile(parse_cards(head), count, _melds_text(opening))
+    except CardError as e:
+        raise ActionSyntaxError(str(e)) from e
+    raise ActionSyntaxError(f"'{text.strip()}' is not an action. Type 'help' for the list.")
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": action.kind}
+    if isinstance(action, ChooseHand):
+        out["stack"] = action.stack
+    elif isinstance(action, TakePile):
+        out["shown"] = [card_code(c) for c in action.shown]
+        if action.count:
+            out["count"] = action.count
+        if action.opening:
+            out["opening"] = [[card_code(c) for c in m] for m in action.opening]
+    elif isinstance(action, LayDown):
+        out["melds"] = [[card_code(c) for c in m] for m in action.melds]
+    elif isinstance(action, AddToMeld):
+        out["meld"] = action.meld
+        out["cards"] = [card_code(c) for c in action.cards]
+    elif isinstance(action, Discard):
+        out["card"] = card_code(action.card)
+    elif isinstance(action, AnswerGoOut):
+        out["yes"] = action.yes
+    return out
+
+
+def action_from_json(data: Any) -> Action:
+    """The action of a JSON object; raises :class:`ActionSyntaxError` on anything else."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ActionSyntaxError("An action must be an object with a 'type'.")
+    kind = data["type"]
+    try:
+        simple = {"draw": DRAW, "take-upcard": TAKE_UPCARD, "pick-up-foot": PICK_UP_FOOT,
+                  "end-turn": END_TURN, "ask": ASK}
+        if kind in simple:
+            return simple[kind]
+        if kind == "choose-hand" and data.get("stack") in (0, 1):
+            return ChooseHand(int(data["stack"]))
+        if kind == "answer" and isinstance(data.get("yes"), bool):
+            return AnswerGoOut(bool(data["yes"]))
+        if kind == "discard" and isinstance(data.get("card"), str):
+            return Discard(parse_card(data["card"]))
+        if kind == "lay-down" and _is_meld_list(data.get("melds")):
+            return LayDown(tuple(parse_cards(m) for m in data["melds"]))
+        if kind == "add" and _is_index(data.get("meld")) and _is_cards(data.get("cards")):
+            return AddToMeld(int(data["meld"]), parse_cards(data["cards"]))
+        if kind == "take-pile" and _is_cards(data.get("shown", [])):
+            count = data.get("count", 0)
+            opening = data.get("opening", [])
+            if _is_index(count) and _is_meld_list(opening, allow_empty=True):
+                return TakePile(parse_cards(data.get("shown", [])), int(count),
+                                tuple(parse_cards(m) for m in opening))
+    except CardError as e:
+        raise ActionSyntaxError(str(e)) from e
+    raise ActionSyntaxError(f"Not a well-formed '{kind}' action.")
+
+
+def _is_index(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 10_000
+
+
+def _is_cards(x: Any) -> bool:
+    return isinstance(x, list) and len(x) <= 400 and all(isinstance(c, str) for c in x)
+
+
+def _is_meld_list(x: Any, allow_empty: bool = False) -> bool:
+    return (isinstance(x, list) and (allow_empty or len(x) > 0) and len(x) <= 60
+            and all(_is_cards(m) and m for m in x))

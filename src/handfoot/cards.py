@@ -1,0 +1,175 @@
+"""Cards as small ints, and the notation players type.
+
+A card is an ``int``: ``(rank - 2) * 4 + suit`` for the 52 ordinary cards and
+``JOKER`` (52) for a joker. Several decks are shuffled together, so the same
+card occurs several times; hands are counted, not listed, on the hot path.
+
+>>> parse_card("7H"), format_card(parse_card("10s")), format_card(JOKER)
+(22, '10♠', 'Joker')
+>>> rank_of(parse_card("AD")), is_red(parse_card("3D")), is_wild(parse_card("2C"))
+(14, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+Card = int
+Rank = int
+Suit = int
+
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+SUITS: Final = (CLUBS, DIAMONDS, HEARTS, SPADES)
+
+TWO: Final = 2
+THREE: Final = 3
+SEVEN: Final = 7
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
+ACE: Final = 14
+JOKER_RANK: Final = 15
+#: Ranks that can be melded as naturals: 4 to ace (3s are discards only in every sheet).
+NATURAL_RANKS: Final = tuple(range(4, 15))
+
+JOKER: Final = 52
+NUM_CARDS: Final = 53  #: distinct kinds of card; count vectors have this length
+
+SUIT_LETTERS: Final = "CDHS"
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+RANK_NAMES: Final = {
+    2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+    11: "J", 12: "Q", 13: "K", 14: "A", 15: "Joker",
+}
+RANK_WORDS: Final = {
+    2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 8: "8s", 9: "9s", 10: "10s",
+    11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces", 15: "Jokers",
+}
+_RANK_PARSE: Final = {
+    "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "T": 10,
+    "J": 11, "Q": 12, "K": 13, "A": 14,
+}
+
+
+class CardError(ValueError):
+    """A card was written in a way we cannot read."""
+
+
+def card(rank: Rank, suit: Suit) -> Card:
+    """The card of this rank and suit (``rank`` 2..14); use ``JOKER`` for a joker."""
+    return (rank - 2) * 4 + suit
+
+
+def rank_of(c: Card) -> Rank:
+    return JOKER_RANK if c == JOKER else (c >> 2) + 2
+
+
+def suit_of(c: Card) -> Suit:
+    """The suit, or -1 for a joker."""
+    return -1 if c == JOKER else c & 3
+
+
+def is_red(c: Card) -> bool:
+    return c != JOKER and (c & 3) in (DIAMONDS, HEARTS)
+
+
+def is_wild(c: Card) -> bool:
+    """Twos and jokers are wild in every sheet."""
+    return c == JOKER or c < 4
+
+
+def is_three(c: Card) -> bool:
+    return 4 <= c < 8
+
+
+def is_red_three(c: Card) -> bool:
+    return c in (5, 6)
+
+
+def is_black_three(c: Card) -> bool:
+    return c in (4, 7)
+
+
+def is_natural(c: Card) -> bool:
+    """A card that can be melded as itself: 4 to ace."""
+    return 8 <= c < 52
+
+
+#: Precomputed tables for the hot path, indexed by card.
+RANK: Final = tuple(rank_of(c) for c in range(NUM_CARDS))
+SUIT: Final = tuple(suit_of(c) for c in range(NUM_CARDS))
+WILD: Final = tuple(is_wild(c) for c in range(NUM_CARDS))
+NATURAL: Final = tuple(is_natural(c) for c in range(NUM_CARDS))
+WILD_CARDS: Final = (0, 1, 2, 3, JOKER)
+
+
+def parse_card(text: str) -> Card:
+    """Read a card such as ``7H``, ``10s``, ``TS``, ``Q♥``, ``2c`` or ``JK``/``Joker``."""
+    t = text.strip().upper()
+    if t in ("JK", "JOKER", "JKR", "*", "🃏"):
+        return JOKER
+    if len(t) < 2:
+        raise CardError(f"'{text}' is not a card; write it like 7H, 10S, QD, AC or JK")
+    rank_text, suit_text = t[:-1], t[-1]
+    symbol = SUIT_SYMBOLS.find(suit_text)
+    suit = symbol if symbol >= 0 else SUIT_LETTERS.find(suit_text)
+    rank = _RANK_PARSE.get(rank_text)
+    if suit < 0 or rank is None:
+        raise CardError(f"'{text}' is not a card; write it like 7H, 10S, QD, AC or JK")
+    return card(rank, suit)
+
+
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Read several cards separated by spaces or commas."""
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return tuple(parse_card(p) for p in parts)
+
+
+def format_card(c: Card) -> str:
+    """``7♥``, ``10♠``, ``Joker``."""
+    if c == JOKER:
+        return "Joker"
+    return RANK_NAMES[rank_of(c)] + SUIT_SYMBOLS[suit_of(c)]
+
+
+def card_code(c: Card) -> str:
+    """The plain ASCII notation used in records and typed input: ``7H``, ``10S``, ``JK``."""
+    if c == JOKER:
+        return "JK"
+    return RANK_NAMES[rank_of(c)] + SUIT_LETTERS[suit_of(c)]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(format_card(c) for c in sort_cards(cards))
+
+
+def sort_key(c: Card) -> tuple[int, int]:
+    """Sorted by rank as players hold them: 3s, 4 .. A, then 2s and jokers."""
+    r = rank_of(c)
+    order = 20 + r if r in (TWO, JOKER_RANK) else r
+    return (order, suit_of(c))
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=sort_key)
+
+
+def counts_of(cards: Iterable[Card]) -> list[int]:
+    """A count vector (length ``NUM_CARDS``) for a collection of cards."""
+    counts = [0] * NUM_CARDS
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def cards_of(counts: list[int]) -> list[Card]:
+    """The cards of a count vector, sorted by card number."""
+    out: list[Card] = []
+    for c, n in enumerate(counts):
+        if n:
+            out.extend([c] * n)
+    return out

@@ -1,0 +1,165 @@
+"""The score of a hand, itemised, for each team.
+
+A team scores the value of every card it has on the table (books and unfinished
+melds, burned cards included), its book bonuses, the going-out bonus, the red 3s
+on its board and its players' exact grabs; it loses the value of every card still
+held in its players' hands and unplayed feet (3s count as the rule set says).
+The same function scores a hand played in the engine and a hand typed in from a
+real table (:mod:`handfoot.scorekeeper`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from handfoot.cards import RANK, SEVEN, WILD, Card, is_red, is_three
+from handfoot.rules import Rules
+
+if TYPE_CHECKING:
+    from handfoot.engine import Hand
+
+RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class TeamScore:
+    """One team's score for one hand, item by item; ``total`` is their sum."""
+
+    team: int
+    clean_books: int = 0
+    clean_book_points: int = 0
+    dirty_books: int = 0
+    dirty_book_points: int = 0
+    wild_books: int = 0
+    wild_book_points: int = 0
+    sequence_books: int = 0
+    sequence_book_points: int = 0
+    red_sevens_books: int = 0
+    red_sevens_book_points: int = 0
+    table_cards: int = 0  #: the value of every card on the table
+    held_cards: int = 0  #: minus the value of cards (not 3s) left in hands and feet
+    threes: int = 0  #: what 3s left in hands and feet cost
+    red_threes: int = 0  #: red 3s laid on the board
+    red_threes_count: int = 0
+    going_out: int = 0
+    deal_bonus: int = 0
+    penalties: int = 0  #: entered by a scorer (a short opening exposed at the table)
+    total: int = 0
+
+    def lines(self) -> list[tuple[str, int]]:
+        """(label, points) for each item that is not zero, in the order of a score sheet."""
+        out = []
+        for label, count, points in (
+            ("Clean books", self.clean_books, self.clean_book_points),
+            ("Dirty books", self.dirty_books, self.dirty_book_points),
+            ("Wild-card books", self.wild_books, self.wild_book_points),
+            ("Sequence books", self.sequence_books, self.sequence_book_points),
+            ("Red 7s books", self.red_sevens_books, self.red_sevens_book_points),
+            ("Red 3s on the board", self.red_threes_count, self.red_threes),
+        ):
+            if count or points:
+                out.append((f"{label} ({count})", points))
+        for label, points in (
+            ("Cards on the table", self.table_cards),
+            ("Cards left in hand and foot", self.held_cards),
+            ("3s left in hand and foot", self.threes),
+            ("Going out", self.going_out),
+            ("Exact deal", self.deal_bonus),
+            ("Penalties", self.penalties),
+        ):
+            if points:
+                out.append((label, points))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_COUNTS = frozenset({"clean_books", "dirty_books", "wild_books", "sequence_books",
+                     "red_sevens_books", "red_threes_count"})
+
+
+def book_kind(rules: Rules, kind: int, cards: Sequence[Card]) -> str | None:
+    """"clean", "dirty", "wild", "sequence", "red-sevens", or None for an unfinished meld."""
+    if len(cards) < rules.meld.book_size:
+        return None
+    if kind == WILD_MELD:
+        return "wild"
+    if kind == SEQUENCE:
+        return "sequence"
+    if any(WILD[c] for c in cards):
+        return "dirty"
+    if (rules.scores.red_sevens_book and RANK[cards[0]] == SEVEN
+            and all(is_red(c) for c in cards)):
+        return "red-sevens"
+    return "clean"
+
+
+def red_threes_points(rules: Rules, count: int) -> int:
+    s = rules.scores
+    if s.red_threes_set and count >= s.red_threes_set:
+        return s.red_threes_set_bonus + (count - s.red_threes_set) * s.red_three_on_board
+    return count * s.red_three_on_board
+
+
+def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card]]],
+               held: Iterable[Card], red_threes_on_board: int = 0, went_out: bool = False,
+               exact_grabs: int = 0, penalties: int = 0) -> TeamScore:
+    """Score one team. ``melds`` are (kind, cards) pairs for its melds and books;
+    ``held`` is every card left in its players' hands and unplayed feet."""
+    s = rules.scores
+    values = rules.card_value
+    held_values = rules.held_value
+    counts = {"clean": 0, "dirty": 0, "wild": 0, "sequence": 0, "red-sevens": 0}
+    table = 0
+    for kind, cards in melds:
+        table += sum(values[c] for c in cards)
+        which = book_kind(rules, kind, cards)
+        if which:
+            counts[which] += 1
+    held_cards = threes = 0
+    for c in held:
+        if is_three(c):
+            threes += held_values[c]
+        else:
+            held_cards += held_values[c]
+    items = dict(
+        clean_books=counts["clean"], clean_book_points=counts["clean"] * s.clean_book,
+        dirty_books=counts["dirty"], dirty_book_points=counts["dirty"] * s.dirty_book,
+        wild_books=counts["wild"], wild_book_points=counts["wild"] * s.wild_book,
+        sequence_books=counts["sequence"],
+        sequence_book_points=counts["sequence"] * s.sequence_book,
+        red_sevens_books=counts["red-sevens"],
+        red_sevens_book_points=counts["red-sevens"] * s.red_sevens_book,
+        table_cards=table, held_cards=held_cards, threes=threes,
+        red_threes=red_threes_points(rules, red_threes_on_board),
+        red_threes_count=red_threes_on_board,
+        going_out=s.going_out if went_out else 0,
+        deal_bonus=exact_grabs * rules.deal.exact_grab_bonus,
+        penalties=-abs(penalties),
+    )
+    total = sum(v for k, v in items.items() if k not in _COUNTS)
+    return TeamScore(team=team, total=total, **items)
+
+
+def score_hand(hand: Hand) -> list[TeamScore]:
+    """The itemised score of every team for a hand that is over (or stands as it is)."""
+    rules = hand.rules
+    target = rules.deal.hand_size + rules.deal.foot_size
+    out = []
+    went_out_team = None if hand.went_out is None else hand.team_of[hand.went_out]
+    for team in range(hand.teams):
+        held: list[Card] = []
+        exact = 0
+        for seat in hand.team_seats(team):
+            held.extend(hand.hand_cards(seat))
+            held.extend(hand.feet[seat] or ())
+            if hand.deal.grabs and hand.deal.grabs[seat] == target:
+                exact += 1
+        melds = [(m.kind, m.cards) for m in hand.melds[team]]
+        out.append(score_team(rules, team, melds, held, len(hand.red_threes[team]),
+                              went_out=hand.ended_by == "out" and went_out_team == team,
+                              exact_grabs=exact))
+    return out
