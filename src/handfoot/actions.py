@@ -32,7 +32,9 @@ def _norm(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards))
 
 
-def _norm_melds(melds: tuple[tuple[Card, ...], ...] | list[list[Card]]) -> tuple[tuple[Card, ...], ...]:
+def _norm_melds(
+    melds: tuple[tuple[Card, ...], ...] | list[list[Card]],
+) -> tuple[tuple[Card, ...], ...]:
     return tuple(sorted(tuple(sorted(m)) for m in melds))
 
 
@@ -282,7 +284,7 @@ def action_from_json(data: Any) -> Action:
         raise ActionSyntaxError("An action must be an object with a 'type'.")
     kind = data["type"]
     try:
-        simple = {"draw": DRAW, "take-upcard": TAKE_UPCARD, "pick-up-foot": PICK_UP_FOOT,
+        simple: dict[str, Action] = {"draw": DRAW, "take-upcard": TAKE_UPCARD, "pick-up-foot": PICK_UP_FOOT,
                   "end-turn": END_TURN, "ask": ASK}
         if kind in simple:
             return simple[kind]

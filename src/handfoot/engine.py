@@ -278,7 +278,7 @@ class Hand:
                         or ("wild" in turn_back and WILD[up])):
                     # "it gets placed back in the deck and another card is drawn":
                     # it goes under the stock.
-                    rest = rest[1:] + [up]
+                    rest = [*rest[1:], up]
                     continue
                 break
             self.pile.append(rest[0])
@@ -855,7 +855,8 @@ class Hand:
         if isinstance(action, Discard):
             c = action.card
             if not 0 <= c < NUM_CARDS or not self.hands[p][c]:
-                raise CardsNotHeld(f"You do not hold {format_card(c) if 0 <= c < NUM_CARDS else c}.")
+                name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
+                raise CardsNotHeld(f"You do not hold {name}.")
             self._check_emptying(p, self.hand_len[p] - 1, True)
             return
         if isinstance(action, EndTurn):
@@ -998,7 +999,7 @@ class Hand:
         self.phase = Phase.PLAY
 
     def _take_pile(self, seat: int, action: TakePile) -> None:
-        pending, count, target = self._check_take_pile(seat, action)
+        _, count, target = self._check_take_pile(seat, action)
         team = self.team_of[seat]
         taken = self.pile[-count:]
         del self.pile[-count:]
@@ -1436,3 +1437,17 @@ class Hand:
         for c in self.stock:
             counts[c] += 1
         return counts
+
+
+def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:
+    """The kind of a meld as it lies on a table at the end of a hand (RANK_MELD,
+    SEQUENCE or WILD_MELD), checked with the same rules as in play; raises
+    :class:`BadMeld` if the cards could not be a meld or book under ``rules``."""
+    probe = Hand.__new__(Hand)
+    probe.rules = rules
+    kind, rank, _ = probe._classify(list(cards))
+    if kind == RANK_MELD:
+        wilds = sum(1 for c in cards if WILD[c])
+        # Naturals burned on a complete book do not change its wilds, so check the book.
+        probe._check_rank_counts(rank, len(cards) - wilds, wilds, False, 0)
+    return kind

@@ -28,7 +28,9 @@ from handfoot.cards import JOKER, NUM_CARDS, is_black_three, is_red_three, rank_
 
 PRESET_NAMES: Final = ("texas-good-sam", "alabama-samboree", "classic", "samba", "six-deck")
 #: Other names people use for the presets.
-PRESET_ALIASES: Final = {"canasta": "samba", "good-sam": "texas-good-sam", "samboree": "alabama-samboree"}
+PRESET_ALIASES: Final = {
+    "canasta": "samba", "good-sam": "texas-good-sam", "samboree": "alabama-samboree",
+}
 
 VALUE_KEYS: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "Joker")
 
@@ -518,7 +520,8 @@ _PRESET_CACHE: dict[str, Rules] = {}
 
 def _load_preset(key: str) -> Rules:
     if key not in _PRESET_CACHE:
-        text = resources.files("handfoot").joinpath("presets").joinpath(f"{key}.toml").read_text("utf-8")
+        folder = resources.files("handfoot").joinpath("presets")
+        text = folder.joinpath(f"{key}.toml").read_text("utf-8")
         _PRESET_CACHE[key] = Rules.from_toml(text)
     return _PRESET_CACHE[key]
 

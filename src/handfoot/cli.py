@@ -1,0 +1,238 @@
+"""The ``handfoot`` command: variants, rules, replay, score, sim and watch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from handfoot import __version__
+from handfoot.actions import Action, AddToMeld, Discard, LayDown, TakePile
+from handfoot.arena import play, seat_bots, simulate, summary_json, summary_text
+from handfoot.bots import BOTS
+from handfoot.cards import format_card, format_cards
+from handfoot.game import Game
+from handfoot.records import RecordError, load, replay
+from handfoot.rules import PRESET_NAMES, RulesError, preset
+from handfoot.scorekeeper import ScoredTeam, ScoreSheetError, score_file
+from handfoot.scoring import TeamScore
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    rows: list[dict[str, Any]] = []
+    for name in PRESET_NAMES:
+        r = preset(name)
+        rows.append({
+            "name": name, "title": r.title, "source": r.source,
+            "players": r.players.seats, "teams": r.players.teams, "decks": r.num_decks,
+            "hand_size": r.deal.hand_size, "hands": r.game.hands,
+            "opening_minimums": list(r.opening.minimums),
+        })
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    table = Table(title="Built-in rule sets")
+    for col in ("name", "title", "players", "decks", "hand/foot", "hands", "openings"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["name"], row["title"], str(row["players"]), str(row["decks"]),
+                      str(row["hand_size"]), str(row["hands"]),
+                      "/".join(str(m) for m in row["opening_minimums"]))
+    _console().print(table)
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    try:
+        rules = preset(args.name)
+    except RulesError as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.write(rules.to_toml())
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = load(args.file)
+    except RecordError as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    report = replay(record)
+    print(("OK: " if report.ok else "FAILED: ") + report.message)
+    return 0 if report.ok else 1
+
+
+def score_table(title: str, names: Sequence[str], scores: Sequence[TeamScore]) -> Table:
+    table = Table(title=title)
+    table.add_column("")
+    for n in names:
+        table.add_column(n, justify="right")
+    labels: list[str] = []
+    for s in scores:
+        for label, _ in s.lines():
+            base = label.split(" (")[0]
+            if base not in labels:
+                labels.append(base)
+    for label in labels:
+        row = [label]
+        for s in scores:
+            found = [p for lab, p in s.lines() if lab.split(" (")[0] == label]
+            count = [lab for lab, _ in s.lines() if lab.split(" (")[0] == label]
+            text = str(found[0]) if found else ""
+            if count and "(" in count[0]:
+                text = count[0][count[0].index("("):] + " " + text
+            row.append(text)
+        table.add_row(*row)
+    table.add_row("Total", *[f"[bold]{s.total}[/bold]" for s in scores])
+    return table
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    try:
+        rules, teams = score_file(args.file)
+    except ScoreSheetError as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        out: list[dict[str, Any]] = [{"name": t.name, **t.score.to_json()} for t in teams]
+        print(json.dumps({"variant": rules.name, "teams": out}, indent=1))
+        return 0
+    _print_scores(rules.title or rules.name, teams)
+    return 0
+
+
+def _print_scores(title: str, teams: Sequence[ScoredTeam]) -> None:
+    _console().print(score_table(title, [t.name for t in teams], [t.score for t in teams]))
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    try:
+        rules = preset(args.variant)
+    except RulesError as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or not names:
+        print(f"handfoot: unknown bot(s) {', '.join(unknown)}; the bots are {', '.join(BOTS)}",
+              file=sys.stderr)
+        return 2
+    if args.hands < 1:
+        print("handfoot: --hands must be at least 1", file=sys.stderr)
+        return 2
+    summary = simulate(rules, args.hands, args.seed, names,
+                       Path(args.record_dir) if args.record_dir else None)
+    print(summary_json(summary) if args.json else summary_text(summary))
+    return 0
+
+
+def describe(action: Action) -> str:
+    if isinstance(action, Discard):
+        return f"discards {format_card(action.card)}"
+    if isinstance(action, LayDown):
+        return "lays down " + " | ".join(format_cards(m) for m in action.melds)
+    if isinstance(action, AddToMeld):
+        return f"adds {format_cards(action.cards)} to meld {action.meld + 1}"
+    if isinstance(action, TakePile):
+        return "takes the pile" + (f" showing {format_cards(action.shown)}" if action.shown
+                                   else "")
+    return {"draw": "draws", "take-upcard": "takes the upcard", "pick-up-foot":
+            "picks up the foot", "end-turn": "ends the turn", "ask": "asks to go out",
+            "choose-hand": "chooses a hand"}.get(action.kind, action.notation())
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Bots play a whole game, shown in the terminal."""
+    try:
+        rules = preset(args.variant)
+    except RulesError as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    console = _console()
+    game = Game(rules, args.seed)
+    bots = seat_bots(rules, [args.bots], args.seed)
+    console.rule(f"[bold]{rules.title}[/bold]: bots play a game (seed {args.seed})")
+    state = {"hand": 0}
+
+    def show(g: Game, seat: int, action: Action) -> None:
+        if g.results and len(g.results) > state["hand"]:
+            r = g.results[-1]
+            state["hand"] = len(g.results)
+            how = {"out": f"seat {(r.went_out or 0) + 1} went out", "stock": "the stock ran out",
+                   "time": "time was called"}[r.ended_by]
+            console.print(f"[bold]Hand {r.number} is over: {how}.[/bold]")
+            names = [f"Team {t + 1}" for t in range(rules.players.teams)]
+            console.print(score_table(f"Hand {r.number}", names, r.scores))
+            if not g.over:
+                console.rule(f"Hand {g.hand.hand_number}: opening minimum "
+                             f"{g.hand.minimums[0]}")
+            return
+        if action.kind in ("lay-down", "add", "take-pile", "pick-up-foot", "ask",
+                           "answer") or args.verbose:
+            console.print(f"  Seat {seat + 1} (team {rules.team_of[seat] + 1}) "
+                          f"{describe(action)}")
+        if args.delay:
+            time.sleep(args.delay)
+
+    console.rule(f"Hand 1: opening minimum {game.hand.minimums[0]}")
+    play(game, bots, hands=None, on_action=show)
+    winners = ", ".join(f"team {t + 1}" for t in game.winners)
+    console.print(f"[bold]Game over. Totals {game.totals}; winner: {winners}.[/bold]")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="handfoot", description="Hand and Foot, by the rules.")
+    parser.add_argument("--version", action="version", version=f"handfoot {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("variants", help="list the built-in rule sets")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_variants)
+    p = sub.add_parser("rules", help="print a rule set as TOML")
+    p.add_argument("name")
+    p.set_defaults(func=cmd_rules)
+    p = sub.add_parser("replay", help="replay a game record and check it")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("score", help="score a hand played at a real table")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_score)
+    p = sub.add_parser("sim", help="bots play many hands; prints a summary")
+    p.add_argument("--variant", required=True)
+    p.add_argument("--hands", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random,random")
+    p.add_argument("--record-dir")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sim)
+    p = sub.add_parser("watch", help="watch bots play a whole game in the terminal")
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bots", default="random")
+    p.add_argument("--delay", type=float, default=0.0)
+    p.add_argument("--verbose", action="store_true")
+    p.set_defaults(func=cmd_watch)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

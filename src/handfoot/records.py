@@ -1,0 +1,190 @@
+"""Game records: a documented JSON format, as PGN is for chess (docs/records.md).
+
+A record holds the full rule set, each hand's deal (the order of every card, so
+that the record stands without our random generator, plus any reshuffles made
+during the hand), every action with the seat that made it, and each hand's and
+the game's result. :func:`replay` re-applies every action through the engine's
+own checks and compares the results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from handfoot.actions import ActionSyntaxError, action_from_json, action_to_json
+from handfoot.cards import CardError, card_code, parse_card
+from handfoot.engine import Deal, IllegalAction
+from handfoot.game import Game, HandResult
+from handfoot.rules import Rules, RulesError
+
+FORMAT = "handfoot-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read."""
+
+
+def _deal_json(deal: Deal) -> dict[str, Any]:
+    return {
+        "order": [card_code(c) for c in deal.order],
+        "first_seat": deal.first_seat,
+        "grabs": list(deal.grabs),
+        "shuffles": [[card_code(c) for c in s] for s in deal.shuffles],
+    }
+
+
+def _result_json(result: HandResult) -> dict[str, Any]:
+    return {
+        "ended_by": result.ended_by,
+        "went_out": result.went_out,
+        "scores": [s.to_json() for s in result.scores],
+        "totals": [s.total for s in result.scores],
+    }
+
+
+def game_record(game: Game, players: Sequence[str] | None = None,
+                info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of a game so far (finished hands, and the hand in play if any)."""
+    hands: list[dict[str, Any]] = []
+    for r in game.results:
+        hands.append({
+            "number": r.number,
+            "deal": _deal_json(r.deal),
+            "actions": [{"seat": s, **action_to_json(a)} for s, a in r.actions],
+            "result": _result_json(r),
+        })
+    if not game.over and game.hand.history:
+        h = game.hand
+        live = Deal(h.deal.order, h.deal.first_seat, h.deal.grabs, tuple(h.shuffles))
+        hands.append({
+            "number": h.hand_number,
+            "deal": _deal_json(live),
+            "actions": [{"seat": s, **action_to_json(a)} for s, a in h.history],
+            "result": None,
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "players": list(players) if players else [],
+        "info": info or {},
+        "hands": hands,
+        "result": {
+            "complete": game.over,
+            "totals": list(game.totals),
+            "winners": list(game.winners),
+            "tie_break": game.tie_break,
+        },
+    }
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, indent=1, ensure_ascii=False)
+
+
+def _parse_deal(data: Any, where: str) -> Deal:
+    try:
+        order = tuple(parse_card(c) for c in data["order"])
+        shuffles = tuple(tuple(parse_card(c) for c in s) for s in data.get("shuffles", []))
+        grabs = tuple(int(g) for g in data.get("grabs", []))
+        first = data["first_seat"]
+        if not isinstance(first, int):
+            raise TypeError
+    except (KeyError, TypeError, ValueError, CardError) as e:
+        raise RecordError(f"{where}: the deal is not readable ({e})") from e
+    return Deal(order, first, grabs, shuffles)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    ok: bool
+    message: str
+    game: Game | None = None
+    actions_checked: int = 0
+
+
+def replay(record: dict[str, Any]) -> ReplayReport:
+    """Re-apply every action of a record and compare the results."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        return ReplayReport(False, f"this is not a {FORMAT} file")
+    if record.get("version") != VERSION:
+        return ReplayReport(False, f"record version {record.get('version')} is not supported")
+    try:
+        rules = Rules.from_dict(record["rules"])
+    except (KeyError, RulesError) as e:
+        return ReplayReport(False, f"the rule set is not valid: {e}")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        return ReplayReport(False, "the record has no list of hands")
+    try:
+        deals = [_parse_deal(h.get("deal"), f"hand {i + 1}") for i, h in enumerate(hands)]
+    except (RecordError, AttributeError) as e:
+        return ReplayReport(False, str(e))
+    result = record.get("result") or {}
+    tie_winner = None
+    if result.get("tie_break") == "high-card" and result.get("winners"):
+        tie_winner = result["winners"][0]
+    try:
+        game = Game(rules, record.get("seed"), deals=deals, tie_winner=tie_winner)
+    except ValueError as e:
+        return ReplayReport(False, f"hand 1: {e}")
+    checked = 0
+    for i, h in enumerate(hands):
+        number = i + 1
+        if game.over:
+            return ReplayReport(False, f"hand {number}: the game was already over", game, checked)
+        for k, entry in enumerate(h.get("actions", [])):
+            where = f"hand {number}, action {k + 1}"
+            try:
+                action = action_from_json(entry)
+                seat = entry.get("seat")
+                if not isinstance(seat, int):
+                    raise ActionSyntaxError("the action names no seat")
+                game.apply(action, seat)
+            except (ActionSyntaxError, IllegalAction) as e:
+                return ReplayReport(False, f"{where} ({entry}) is illegal: {e}", game, checked)
+            except ValueError as e:  # a recorded reshuffle that does not fit
+                return ReplayReport(False, f"{where}: {e}", game, checked)
+            checked += 1
+        recorded = h.get("result")
+        if recorded is None:
+            if len(game.results) >= number:
+                return ReplayReport(False, f"hand {number} ended, but the record says it was "
+                                    "still being played", game, checked)
+            continue
+        if len(game.results) < number:
+            return ReplayReport(False, f"hand {number}: the record says it ended, but after "
+                                "its actions it is still being played", game, checked)
+        mine = _result_json(game.results[number - 1])
+        for key in ("ended_by", "went_out", "totals", "scores"):
+            if recorded.get(key) != mine[key]:
+                return ReplayReport(False, f"hand {number}: recorded {key} {recorded.get(key)} "
+                                    f"but the replay gives {mine[key]}", game, checked)
+    if result:
+        if bool(result.get("complete")) != game.over:
+            return ReplayReport(False, f"the record says the game is "
+                                f"{'over' if result.get('complete') else 'not over'}, the replay "
+                                f"says {'over' if game.over else 'not over'}", game, checked)
+        for key, mine_value in (("totals", list(game.totals)), ("winners", list(game.winners))):
+            if result.get(key) != mine_value:
+                return ReplayReport(False, f"recorded {key} {result.get(key)} but the replay "
+                                    f"gives {mine_value}", game, checked)
+    return ReplayReport(True, f"{checked} actions replayed; totals {list(game.totals)}"
+                        + (f"; winner team {game.winners[0] + 1}" if len(game.winners) == 1
+                           else ""), game, checked)
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise RecordError(f"cannot read {path}: {e}") from e
+    if not isinstance(data, dict):
+        raise RecordError(f"{path} is not a record")
+    return data
