@@ -6,7 +6,6 @@ the engine's own rules and prints each team's itemised score.
 
 >>> text = '''
 ... variant = "texas-good-sam"
-... went_out = 0
 ... [[teams]]
 ... melds = ["QH QD QS QC QH QD QS", "7C 7D 7H 2C"]
 ... [[teams.players]]
@@ -22,13 +21,24 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handfoot.cards import Card, CardError, format_cards, parse_cards
-from handfoot.engine import IllegalAction, check_table_meld
-from handfoot.rules import Rules, RulesError, preset
+from handfoot.cards import (
+    JOKER,
+    RANK,
+    RANK_WORDS,
+    WILD,
+    Card,
+    CardError,
+    card_code,
+    format_cards,
+    parse_cards,
+)
+from handfoot.engine import RANK_MELD, WILD_MELD, Hand, IllegalAction, Meld, check_table_meld
+from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.scoring import TeamScore, score_team
 
 
@@ -71,15 +81,23 @@ def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
     """Score a sheet already read into a dict."""
     unknown = set(data) - {"variant", "rules", "went_out", "teams", "hand"}
     if unknown:
-        raise ScoreSheetError(f"unknown key(s): {', '.join(sorted(unknown))}")
+        raise ScoreSheetError(f"unknown key(s): {', '.join(sorted(unknown))}; the keys are "
+                              "variant, rules, hand, went_out and teams")
+    if "variant" not in data and "rules" not in data:
+        raise ScoreSheetError("say which rule set was played: variant = one of "
+                              + ", ".join(PRESET_NAMES))
     try:
-        if "rules" in data:
-            base = preset(data["variant"]) if "variant" in data else None
-            rules = Rules.from_dict(data["rules"], base)
-        else:
-            rules = preset(str(data.get("variant", "")))
+        base = preset(str(data["variant"])) if "variant" in data else None
     except RulesError as e:
-        raise ScoreSheetError(str(e)) from e
+        raise ScoreSheetError(f"variant: {e}") from e
+    try:
+        rules = Rules.from_dict(data["rules"], base) if "rules" in data else base
+    except RulesError as e:
+        raise ScoreSheetError(f"rules: {e}") from e
+    assert rules is not None
+    number = data.get("hand", 1)
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise ScoreSheetError("hand must be the hand's number: 1, 2, ...")
     teams = data.get("teams")
     if not isinstance(teams, list) or len(teams) != rules.players.teams:
         raise ScoreSheetError(f"give the {rules.players.teams} teams as [[teams]] entries")
@@ -89,40 +107,116 @@ def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
         raise ScoreSheetError(f"went_out must be a team number from 0 to {len(teams) - 1}, "
                               "or left out when nobody went out")
     out = []
+    seen: Counter[Card] = Counter()
+    per_team = rules.players.seats // rules.players.teams
     for t, team in enumerate(teams):
         where = f"team {t}"
         if not isinstance(team, dict):
             raise ScoreSheetError(f"{where} must be a table")
+        if isinstance(team.get("name"), str):
+            where += f" ({team['name']})"
         bad = set(team) - TEAM_KEYS
         if bad:
             raise ScoreSheetError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
         melds = []
-        for k, text in enumerate(team.get("melds", [])):
+        team_melds = team.get("melds", [])
+        if not isinstance(team_melds, list):
+            raise ScoreSheetError(f"{where}.melds must be a list of melds, like "
+                                  "[\"QH QD QS\", \"7C 7D 2C\"]")
+        for k, text in enumerate(team_melds):
             cards = _cards(text, f"{where}, meld {k + 1}")
             try:
                 kind = check_table_meld(rules, cards)
             except IllegalAction as e:
                 raise ScoreSheetError(f"{where}, meld {k + 1} ({format_cards(cards)}): {e}") from e
             melds.append((kind, cards))
+        _check_team_table(rules, melds, where)
+        seen.update(c for _, cards in melds for c in cards)
         held: list[Card] = []
         players = team.get("players", [])
         if not isinstance(players, list):
             raise ScoreSheetError(f"{where}.players must be a list")
+        if len(players) > per_team:
+            raise ScoreSheetError(f"{where} lists {len(players)} players; a team has "
+                                  f"{per_team} in {rules.name}")
         for i, player in enumerate(players):
             pw = f"{where}, player {i + 1}"
-            if not isinstance(player, dict) or set(player) - PLAYER_KEYS:
+            if not isinstance(player, dict):
                 raise ScoreSheetError(f"{pw}: give name, hand and foot")
+            if set(player) - PLAYER_KEYS:
+                raise ScoreSheetError(f"{pw}: unknown key(s) "
+                                      f"{', '.join(sorted(set(player) - PLAYER_KEYS))}; "
+                                      "a player has name, hand and foot")
             held.extend(_cards(player.get("hand"), f"{pw}, hand"))
             held.extend(_cards(player.get("foot"), f"{pw}, foot"))
+        seen.update(held)
+        red_threes = _int(team, "red_threes", where)
+        if red_threes and rules.threes.red != "board":
+            raise ScoreSheetError(f"{where}: red 3s are not laid on the board in {rules.name}; "
+                                  "write any red 3 left in a hand or foot there instead")
+        exact = _int(team, "exact_deals", where)
+        if exact and not rules.deal.exact_grab_bonus:
+            raise ScoreSheetError(f"{where}: {rules.name} has no bonus for an exact deal")
+        if exact > per_team:
+            raise ScoreSheetError(f"{where}: exact_deals is {exact}, but a team has "
+                                  f"{per_team} players")
         penalties = _int(team, "penalties", where)
-        penalties += _int(team, "short_openings", where) * rules.opening.short_penalty
+        short = _int(team, "short_openings", where)
+        if short and not rules.opening.short_penalty:
+            raise ScoreSheetError(f"{where}: {rules.name} has no penalty for a short opening; "
+                                  "write any penalty the monitor gave as penalties")
+        penalties += short * rules.opening.short_penalty
+        if went_out == t:
+            probe = Hand.__new__(Hand)
+            probe.rules = rules
+            probe.melds = [[Meld(kind, 0, -1, list(cards)) for kind, cards in melds]]
+            missing = probe.books_missing(0)
+            if missing:
+                raise ScoreSheetError(f"{where} cannot have gone out: it needs {missing} "
+                                      f"in {rules.name}")
         score = score_team(rules, t, melds, held,
-                           red_threes_on_board=_int(team, "red_threes", where),
+                           red_threes_on_board=red_threes,
                            went_out=went_out == t,
-                           exact_grabs=_int(team, "exact_deals", where),
+                           exact_grabs=exact,
                            penalties=penalties)
         out.append(ScoredTeam(str(team.get("name", f"Team {t + 1}")), score))
+    _check_deck(rules, seen)
     return rules, out
+
+
+def _check_team_table(rules: Rules, melds: list[tuple[int, tuple[Card, ...]]],
+                      where: str) -> None:
+    """A team's melds together: one unfinished meld of a rank (and one wild-card
+    meld) at a time where the rules say so."""
+    size = rules.meld.book_size
+    open_ranks: Counter[int] = Counter()
+    open_wild = 0
+    for kind, cards in melds:
+        if len(cards) >= size:
+            continue
+        if kind == RANK_MELD:
+            open_ranks[next(RANK[c] for c in cards if not WILD[c])] += 1
+        elif kind == WILD_MELD:
+            open_wild += 1
+    if rules.meld.one_open_meld_per_rank:
+        for rank, n in open_ranks.items():
+            if n > 1:
+                raise ScoreSheetError(f"{where}: {n} unfinished melds of {RANK_WORDS[rank]}; "
+                                      "a meld must be completed before another of the same "
+                                      "rank is started (write them as one meld)")
+    if open_wild > 1:
+        raise ScoreSheetError(f"{where}: {open_wild} unfinished wild-card melds; only one "
+                              "may be open at a time")
+
+
+def _check_deck(rules: Rules, seen: Counter[Card]) -> None:
+    """No card written more often than the decks hold (a typing slip)."""
+    for c, n in sorted(seen.items()):
+        have = (rules.num_decks * rules.deck.jokers_per_deck + rules.deck.extra_jokers
+                if c == JOKER else rules.num_decks)
+        if n > have:
+            raise ScoreSheetError(f"the sheet lists {n} x {card_code(c)}, but the "
+                                  f"{rules.num_decks} decks of {rules.name} hold only {have}")
 
 
 def score_text(text: str, fmt: str) -> tuple[Rules, list[TeamScore]]:
