@@ -17,7 +17,7 @@ from typing import Any
 
 from handfoot.actions import ActionSyntaxError, action_from_json, action_to_json
 from handfoot.cards import CardError, card_code, parse_card
-from handfoot.engine import Deal, IllegalAction
+from handfoot.engine import Deal, IllegalAction, full_deck
 from handfoot.game import Game, HandResult
 from handfoot.rules import Rules, RulesError
 
@@ -122,16 +122,36 @@ def replay(record: dict[str, Any]) -> ReplayReport:
     hands = record.get("hands")
     if not isinstance(hands, list):
         return ReplayReport(False, "the record has no list of hands")
+    for i, h in enumerate(hands):
+        if not isinstance(h, dict):
+            return ReplayReport(False, f"hand {i + 1} is not an object")
+        if not isinstance(h.get("actions", []), list):
+            return ReplayReport(False, f"hand {i + 1}: actions is not a list")
+        if not isinstance(h.get("result"), dict | None):
+            return ReplayReport(False, f"hand {i + 1}: result is not an object")
     try:
         deals = [_parse_deal(h.get("deal"), f"hand {i + 1}") for i, h in enumerate(hands)]
-    except (RecordError, AttributeError) as e:
+    except RecordError as e:
         return ReplayReport(False, str(e))
+    for i, d in enumerate(deals):
+        if d.grabs and (len(d.grabs) != rules.players.seats or min(d.grabs) < 0):
+            return ReplayReport(False, f"hand {i + 1}: the deal's grabs {list(d.grabs)} are not "
+                                f"one count for each of the {rules.players.seats} seats")
     result = record.get("result") or {}
+    if not isinstance(result, dict):
+        return ReplayReport(False, "the game's result is not an object")
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        return ReplayReport(False, f"the seed {seed!r} is not a whole number")
     tie_winner = None
     if result.get("tie_break") == "high-card" and result.get("winners"):
         tie_winner = result["winners"][0]
+    # The game deals the next hand as soon as one ends: a record of a game still in
+    # progress (as `handfoot sim` writes after each hand) has no deal for it, so a
+    # placeholder (the decks in card order, never played) stands in for it.
+    placeholder = Deal(tuple(full_deck(rules)), 0)
     try:
-        game = Game(rules, record.get("seed"), deals=deals, tie_winner=tie_winner)
+        game = Game(rules, seed, deals=[*deals, placeholder], tie_winner=tie_winner)
     except ValueError as e:
         return ReplayReport(False, f"hand 1: {e}")
     checked = 0
@@ -163,6 +183,16 @@ def replay(record: dict[str, Any]) -> ReplayReport:
                                 "its actions it is still being played", game, checked)
         mine = _result_json(game.results[number - 1])
         for key in ("ended_by", "went_out", "totals", "scores"):
+            if key == "scores" and isinstance(recorded.get(key), list) \
+                    and len(recorded[key]) == len(mine[key]):
+                for team, (theirs, ours) in enumerate(zip(recorded[key], mine[key], strict=True)):
+                    if not isinstance(theirs, dict):
+                        break
+                    for item, value in ours.items():
+                        if theirs.get(item) != value:
+                            return ReplayReport(
+                                False, f"hand {number}: recorded {item} {theirs.get(item)} for "
+                                f"team {team + 1} but the replay gives {value}", game, checked)
             if recorded.get(key) != mine[key]:
                 return ReplayReport(False, f"hand {number}: recorded {key} {recorded.get(key)} "
                                     f"but the replay gives {mine[key]}", game, checked)
