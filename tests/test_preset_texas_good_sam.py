@@ -717,5 +717,6 @@ def test_highest_team_score_wins() -> None:
         game.apply(Discard(game.hand.hand_cards(game.actor)[0]))
     t = game.results[0].scores
     assert game.totals == [t[0].total, t[1].total]
-    if t[0].total != t[1].total:
-        assert game.winners == [0 if t[0].total > t[1].total else 1]
+    assert t[0].total != t[1].total
+    assert game.winners == [0 if t[0].total > t[1].total else 1]
+    assert game.tie_break == ""
