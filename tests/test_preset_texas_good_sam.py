@@ -37,6 +37,7 @@ from handfoot.engine import (
 )
 from handfoot.game import Game
 from handfoot.rules import preset
+from handfoot.scorekeeper import score_text
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import put_meld, stacked_deal
 
@@ -337,6 +338,11 @@ def test_a_short_meld_exposed_at_the_table_is_penalized_100_points() -> None:
     s = score_team(RULES, 0, [(RANK_MELD, cards("KC KD KH"))], [],
                    penalties=RULES.opening.short_penalty)
     assert (s.penalties, s.total) == (-100, -70)
+    _, sheet = score_text(
+        'variant = "texas-good-sam"\n'
+        '[[teams]]\nmelds = ["KC KD KH"]\nshort_openings = 1\n'
+        '[[teams]]\nmelds = []\n', "toml")
+    assert [t.total for t in sheet] == [30 - 100, 0]
 
 
 # ----------------------------------------------------------------------------- GAME
