@@ -764,6 +764,19 @@ def test_after_this_happens_the_deck_is_unfrozen() -> None:
     assert hand.melds[1][-1].rank == 13 and hand.pile == []
 
 
+def test_the_pile_is_unfrozen_once_taken_even_if_a_wild_lies_deeper() -> None:
+    hand = _frozen_by_a_wild()
+    hand.apply(Draw(), 1)
+    hand.apply(Discard(parse_card("9S")), 1)
+    put_pile(hand, "JK 4H 5H 6H 7H 8H 10D JD 9S")  # a wild deep under 9 cards
+    assert hand.pile_wilds == 1
+    hand.apply(TakePile(parse_cards("9C 9D"), 7), 2)  # takes the top 7 only
+    assert hand.pile == list(parse_cards("JK 4H")) and hand.pile_wilds == 0
+    hand.apply(Discard(parse_card("KH")), 2)
+    hand.apply(TakePile(parse_cards("KD JK")), 3)  # natural + wild takes it again
+    assert hand.melds[1][-1].rank == 13
+
+
 def test_a_red_3_or_wild_first_turnover_card_is_placed_back_and_another_drawn() -> None:
     assert RULES.deal.upcard_turn_back == ("red-three", "wild")
     for first in ("3H", "3D", "2C", "JK"):

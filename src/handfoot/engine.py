@@ -223,8 +223,8 @@ class Hand:
     >>> from handfoot.rules import preset
     >>> rules = preset("texas-good-sam")
     >>> hand = Hand(rules, Deal.shuffled(rules, random.Random(7)))
-    >>> hand.phase.name, hand.actor, len(hand.stock)
-    ('DRAW', 0, 182)
+    >>> hand.phase.name, hand.actor == hand.first_seat, len(hand.stock)
+    ('DRAW', True, 182)
     >>> hand.apply(Draw()); hand.phase.name
     'PLAY'
     """
@@ -396,8 +396,9 @@ class Hand:
         return True
 
     def _can_reshuffle(self) -> bool:
-        return (self.rules.going_out.stock_out == "reshuffle-pile"
-                and len(self.pile) - 1 >= self.draw_count)
+        go = self.rules.going_out
+        return (go.stock_out == "reshuffle-pile" and len(self.pile) - 1 >= self.draw_count
+                and (go.reshuffles == 0 or len(self.shuffles) < go.reshuffles))
 
     def _stock_available(self) -> bool:
         return bool(self.stock) or self._can_reshuffle()
@@ -1024,7 +1025,7 @@ class Hand:
             hand[c] += 1
             known[c] += 1
         self.hand_len[seat] += count - 1
-        self.pile_wilds = sum(1 for c in self.pile if WILD[c])
+        self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
         self.phase = Phase.PLAY
         if self.hand_len[seat] == 0 and self.in_foot[seat]:
             self._go_out(seat)

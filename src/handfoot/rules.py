@@ -189,6 +189,9 @@ class GoingOut:
     #: when a player must draw and the stock is empty: "end-hand", or "reshuffle-pile"
     #: (all of the pile but its top card is shuffled into a new stock)
     stock_out: str = "end-hand"
+    #: how many times the pile may be reshuffled into a new stock in one hand (0: as often
+    #: as needed; with two or more cards drawn a turn, a hand always ends anyway)
+    reshuffles: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,9 +357,6 @@ class Rules:
         if pile.take_max and pile.take_min > pile.take_max:
             raise RulesError(
                 f"pile.take_min = {pile.take_min} is more than pile.take_max = {pile.take_max}")
-        if pile.take_max == 1:
-            raise RulesError("pile.take_max = 1: the top card alone cannot be taken with a pair "
-                             "shown; take at least the top card and one more, or 0 for all")
         _choice("pile.before_opening", pile.before_opening, ("never", "with-opening"))
         if not pile.show:
             raise RulesError("pile.show: list at least one way to take the pile")
@@ -385,6 +385,15 @@ class Rules:
         _choice("going_out.discard", go.discard, ("optional", "required", "forbidden"))
         _choice("going_out.partners", go.partners, ("none", "in-foot", "played-from-foot"))
         _choice("going_out.stock_out", go.stock_out, ("end-hand", "reshuffle-pile"))
+        if go.reshuffles < 0:
+            raise RulesError("going_out.reshuffles cannot be negative")
+        min_draw = min((t.draw, *t.draw_by_hand))
+        if go.stock_out == "reshuffle-pile" and go.reshuffles == 0 and min_draw < 2:
+            # Each turn must take at least one card out of stock and pile together, or
+            # a hand where nobody can meld goes round for ever.
+            raise RulesError(
+                "going_out.reshuffles: with one card drawn a turn and the pile reshuffled "
+                "without limit, a hand could go on for ever; set a limit, such as 2")
         keys = [k for k, _ in s.values]
         if sorted(keys) != sorted(VALUE_KEYS):
             missing = [k for k in VALUE_KEYS if k not in keys]

@@ -25,10 +25,11 @@ __all__ = ["Hand", "put_meld", "stacked_deal"]
 def stacked_deal(rules: Rules, hands: Mapping[int, str] | None = None,
                  feet: Mapping[int, str] | None = None, stock: str = "",
                  upcard: str | None = None, first_seat: int = 0, seed: int = 0,
-                 grabs: tuple[int, ...] = ()) -> Deal:
+                 grabs: tuple[int, ...] = (), reserve: str = "") -> Deal:
     """A deal in which the named seats hold exactly these cards (in hand and foot),
     the stock's top cards are ``stock`` (first drawn first), and everything else is
-    shuffled by ``seed``. Unnamed hands and feet are filled from the shuffle."""
+    shuffled by ``seed``. Unnamed hands and feet are filled from the shuffle.
+    ``reserve`` cards lie at the bottom of the stock, for :func:`put_meld`."""
     hands = dict(hands or {})
     feet = dict(feet or {})
     pool = full_deck(rules)
@@ -46,6 +47,7 @@ def stacked_deal(rules: Rules, hands: Mapping[int, str] | None = None,
     fixed_feet = {s: take(t) for s, t in feet.items()}
     fixed_stock = take(stock)
     fixed_up = take(upcard) if upcard else []
+    reserved = take(reserve)
     random.Random(seed).shuffle(pool)
     hs, fs = rules.deal.hand_size, rules.deal.foot_size
     order: list[Card] = []
@@ -61,6 +63,7 @@ def stacked_deal(rules: Rules, hands: Mapping[int, str] | None = None,
         order.extend(fixed_up or [pool.pop()])
     order.extend(fixed_stock)
     order.extend(pool)
+    order.extend(reserved)
     target = hs + fs
     return Deal(tuple(order), first_seat, grabs or (target + 1,) * rules.players.seats)
 

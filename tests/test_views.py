@@ -1,0 +1,74 @@
+"""Views: a seat sees exactly what it may see; no hidden card is reachable."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from handfoot.cards import card_code
+from handfoot.game import Game
+from handfoot.rules import PRESET_NAMES, preset
+from handfoot.views import public_view, seat_view
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_seat_view_holds_its_hand_and_only_counts_of_the_others(name: str) -> None:
+    game = Game(preset(name), seed=11)
+    rng = random.Random(3)
+    for _ in range(150):
+        if game.over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+        hand = game.hand
+        public = public_view(game).to_json()
+        public.pop("hand")
+        public.pop("seat")
+        for seat in range(game.rules.players.seats):
+            view = seat_view(game, seat)
+            assert sorted(view.hand) == sorted(hand.hand_cards(seat))
+            if hand.phase.name != "CHOOSE":
+                assert [p.hand_count for p in view.players] == hand.hand_len
+                assert [p.foot_count for p in view.players] == [
+                    hand.foot_size(s) for s in range(hand.seats)]
+            # Apart from its own hand, a seat sees exactly what a spectator sees.
+            data = view.to_json()
+            data.pop("hand")
+            data.pop("seat")
+            assert data == public
+        assert public_view(game).hand == ()
+
+
+def test_the_stock_order_and_other_hands_never_reach_a_seat() -> None:
+    game = Game(preset("samba"), seed=5)
+    rng = random.Random(5)
+    for _ in range(300):
+        if game.over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    hand = game.hand
+    for seat in range(4):
+        data = seat_view(game, seat).to_json()
+        text = json.dumps(data)
+        assert not any(k in data for k in ("stock", "feet", "hands", "deal", "order"))
+        assert data["stock_size"] == len(hand.stock)
+        # The view's own-hand list is exactly this seat's cards.
+        assert sorted(data["hand"]) == sorted(card_code(c) for c in hand.hand_cards(seat))
+        assert '"pile":' not in text
+
+
+def test_views_are_equal_for_every_seat_apart_from_the_hand() -> None:
+    game = Game(preset("texas-good-sam"), seed=2)
+    rng = random.Random(2)
+    for _ in range(120):
+        game.apply(rng.choice(game.legal_actions()))
+    public = public_view(game).to_json()
+    for seat in range(4):
+        data = seat_view(game, seat).to_json()
+        assert data.pop("hand")
+        assert data.pop("seat") == seat
+        public_copy = dict(public)
+        public_copy.pop("hand")
+        public_copy.pop("seat")
+        assert data == public_copy
