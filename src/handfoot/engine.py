@@ -202,6 +202,11 @@ def _fits(m: Sequence[Card], used: list[int], hand: list[int],
     return all(used[c] + need[c] <= hand[c] for c in set(m) | set(extra))
 
 
+def _meld_order(cards: Sequence[Card]) -> tuple[bool, int]:
+    """Melds of one action are checked and laid wild-card melds first, then longest first."""
+    return (not all(WILD[c] for c in cards), -len(cards))
+
+
 def _plus(used: list[int], cards: Sequence[Card]) -> list[int]:
     out = used[:]
     for c in cards:
@@ -594,9 +599,10 @@ class Hand:
         open_ranks, book_ranks, wild_open = tables or self._table_state(team)
         size = self.rules.meld.book_size
         values = self.rules.card_value
-        # Complete books first, so that "complete before starting another" reads the same
+        # Wild-card melds first (one started blocks wilds on the others laid with it), then
+        # complete books, so that "complete before starting another" reads the same
         # whatever order the player listed the melds in.
-        for cards in sorted(melds, key=lambda m: -len(m)):
+        for cards in sorted(melds, key=_meld_order):
             kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
             if kind == WILD_MELD and len(cards) < size:
                 wild_open = True
@@ -910,7 +916,7 @@ class Hand:
             self._add(p, action.meld, action.cards)
         elif isinstance(action, LayDown):
             team = self.team_of[p]
-            for cards in sorted(action.melds, key=lambda m: -len(m)):
+            for cards in sorted(action.melds, key=_meld_order):
                 self._new_meld(team, list(cards))
                 self._remove(p, cards)
             self.opened[team] = True
@@ -1009,13 +1015,13 @@ class Hand:
             meld = self.melds[team][target]
             self._add_cards_to_meld(meld, [top, *action.shown])
             self._remove(seat, action.shown)
-            for cards in sorted(action.opening, key=lambda m: -len(m)):
+            for cards in sorted(action.opening, key=_meld_order):
                 self._new_meld(team, list(cards))
                 self._remove(seat, cards)
         else:
             self._new_meld(team, [top, *action.shown])
             self._remove(seat, action.shown)
-            for cards in sorted(action.opening, key=lambda m: -len(m)):
+            for cards in sorted(action.opening, key=_meld_order):
                 self._new_meld(team, list(cards))
                 self._remove(seat, cards)
         self.opened[team] = True
@@ -1155,6 +1161,9 @@ class Hand:
         return False
 
     def _fits_emptying(self, seat: int, used: int, by_discard: bool = False) -> bool:
+        left = self.hand_len[seat] - used
+        if left > 1 or not self.in_foot[seat] or (left == 1 and by_discard):
+            return True
         try:
             self._check_emptying(seat, self.hand_len[seat] - used, by_discard)
         except IllegalAction:
@@ -1197,14 +1206,34 @@ class Hand:
                 out.append(tuple(two_cards[:t]) + (JOKER,) * j)
         return out
 
+    def _rank_options(self, hand: list[int], rank: int,
+                      wilds: list[tuple[Card, ...]]) -> Iterator[tuple[Card, ...]]:
+        """New melds of one rank from ``hand``, with each of the ``wilds`` choices."""
+        rules = self.rules.meld
+        base = (rank - 2) * 4
+        have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+        suits = range(base, base + 4)
+        for n in range(rules.min_naturals, have + 1):
+            for w in wilds:
+                k = len(w)
+                if n + k < rules.min_size or k > rules.max_wilds:
+                    continue
+                if rules.naturals_exceed_wilds and k >= n:
+                    continue
+                if any(hand[c] < w.count(c) for c in set(w)):
+                    continue
+                for nat in self._pick(hand, suits, n):
+                    yield tuple(sorted(nat + w))
+
     def _meld_options(self, seat: int, hand: list[int],
-                      tables: tuple[dict[int, int], dict[int, int], bool],
-                      wild_budget: list[int] | None = None) -> Iterator[tuple[Card, ...]]:
+                      tables: tuple[dict[int, int], dict[int, int], bool]
+                      ) -> Iterator[tuple[Card, ...]]:
         """Every single new meld the hand could lay on this team's table."""
         rules = self.rules.meld
         open_ranks, book_ranks, wild_open = tables
         wild_ok = not (wild_open and rules.wild_meld_blocks_wilds)
-        wilds = self._wild_options(hand, rules.max_wilds) if wild_ok else [()]
+        no_wild: list[tuple[Card, ...]] = [()]
+        wilds = self._wild_options(hand, rules.max_wilds) if wild_ok else no_wild
         for rank in range(4, 15):
             base = (rank - 2) * 4
             have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
@@ -1215,16 +1244,7 @@ class Hand:
             if rules.books_per_rank and (book_ranks.get(rank, 0) + open_ranks.get(rank, 0)
                                          >= rules.books_per_rank):
                 continue
-            suits = range(base, base + 4)
-            for n in range(rules.min_naturals, have + 1):
-                for w in wilds:
-                    k = len(w)
-                    if n + k < rules.min_size or k > rules.max_wilds:
-                        continue
-                    if rules.naturals_exceed_wilds and k >= n:
-                        continue
-                    for nat in self._pick(hand, suits, n):
-                        yield tuple(sorted(nat + w))
+            yield from self._rank_options(hand, rank, wilds)
         if rules.wild_melds and not wild_open:
             for w in self._wild_options(hand, rules.book_size):
                 if len(w) >= rules.min_size:
@@ -1255,26 +1275,38 @@ class Hand:
             key = RANK[naturals[0]] if naturals and len({RANK[c] for c in naturals}) == 1 \
                 else 100 + len(groups)
             groups.setdefault(key, []).append(m)
-        slots = list(groups.values())
+        slots = list(groups.items())
+        wild_ok = not (tables[2] and self.rules.meld.wild_meld_blocks_wilds)
+        seen: set[tuple[tuple[Card, ...], ...]] = set()
 
         def grow(i: int, chosen: list[tuple[Card, ...]], used: list[int]
                  ) -> Iterator[tuple[tuple[Card, ...], ...]]:
             if i == len(slots):
                 if chosen:
-                    yield tuple(sorted(chosen))
+                    melds = tuple(sorted(chosen))
+                    if melds not in seen:
+                        seen.add(melds)
+                        yield melds
                 return
             yield from grow(i + 1, chosen, used)
-            for m in slots[i]:
+            rank, options = slots[i]
+            for m in options:
                 if not _fits(m, used, hand):
                     continue
                 chosen.append(m)
-                if len(m) >= size:  # a complete book: another of the rank may follow
-                    for m2 in slots[i]:
-                        if m2 >= m and _fits(m2, used, hand, m):
-                            chosen.append(m2)
-                            yield from grow(i + 1, chosen, _plus(used, m + m2))
-                            chosen.pop()
-                yield from grow(i + 1, chosen, _plus(used, m))
+                after = _plus(used, m)
+                yield from grow(i + 1, chosen, after)
+                if len(m) >= size and rank < 100:
+                    # A complete book: another meld of its rank may be laid with it,
+                    # from the cards the book leaves.
+                    rest = [hand[c] - after[c] for c in range(NUM_CARDS)]
+                    no_wild: list[tuple[Card, ...]] = [()]
+                    wilds = (self._wild_options(rest, self.rules.meld.max_wilds)
+                             if wild_ok else no_wild)
+                    for m2 in self._rank_options(rest, rank, wilds):
+                        chosen.append(m2)
+                        yield from grow(i + 1, chosen, _plus(after, m2))
+                        chosen.pop()
                 chosen.pop()
 
         yield from grow(0, [], [0] * NUM_CARDS)
@@ -1296,6 +1328,7 @@ class Hand:
         rules = self.rules.meld
         size = rules.book_size
         wild_ok = not (rules.wild_meld_blocks_wilds and self._wild_meld_open(team))
+        wild_cache: dict[int, list[tuple[Card, ...]]] = {}
         for i, m in enumerate(self.melds[team]):
             complete = len(m.cards) >= size
             options: list[tuple[Card, ...]] = []
@@ -1326,7 +1359,9 @@ class Hand:
                 have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
                 max_w = 0 if (complete and not rules.burn_wilds) or not wild_ok \
                     else rules.max_wilds - m.wilds
-                wilds = self._wild_options(hand, max(max_w, 0))
+                max_w = max(max_w, 0)
+                wilds = wild_cache.get(max_w) or wild_cache.setdefault(
+                    max_w, self._wild_options(hand, max_w))
                 for n in range(have + 1):
                     for w in wilds:
                         if n + len(w) == 0:
