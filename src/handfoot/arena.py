@@ -1,24 +1,41 @@
 """Bots playing hands and games against each other, with a summary.
 
-The same arguments always give the same hands: each hand's deal comes from the
-seed and the hand's number, and each bot's choices from its own seeded generator.
+The same arguments always give the same hands, whatever the number of processes:
+each deal comes from the seed and the deal's number only (:func:`hand_seed`), each
+bot's choices from its own generator seeded the same way, and the results are put
+back in deal order before anything is added up.
+
+Bots are *entries*: ``bots[t]`` plays team t's seats. With ``duplicate`` every deal
+is played once more for each other rotation of the entries over the teams (with two
+teams: once with the seats swapped), so that the luck of the deal cancels out; the
+results are then reported per entry, and a hand is won by the entry whose team
+scored more (a tie, equal top scores, is won by nobody and counted apart).
+
+The win rate is wins / hands played (ties included in the hands, so they lower every
+entry's rate), with a 95% Wilson score interval (:func:`wilson`). With ``duplicate``
+the two plays of a deal are not independent; the interval treats them as if they
+were, which overstates the spread of a win rate (the luck of each deal cancels).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from handfoot.bots import Bot, make_bot
-from handfoot.game import Game
+from handfoot.game import Game, HandResult
 from handfoot.records import dumps, game_record
 from handfoot.rules import Rules
 from handfoot.views import seat_view
+
+Z95 = 1.959963984540054  #: the 97.5% point of the standard normal distribution
 
 
 def hand_seed(seed: int, index: int) -> int:
@@ -53,82 +70,301 @@ def seat_bots(rules: Rules, names: Sequence[str], seed: int) -> list[Bot]:
             for s in range(rules.players.seats)]
 
 
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default).
+
+    >>> lo, hi = wilson(60, 100); round(lo, 3), round(hi, 3)
+    (0.502, 0.691)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def hand_turns(result: HandResult) -> int:
+    """Turns played in a hand: each ends with a discard or an "end", or with going out."""
+    enders = ("discard", "end-turn")
+    turns = sum(1 for _, a in result.actions if a.kind in enders)
+    if result.ended_by == "out" and result.actions and result.actions[-1][1].kind not in enders:
+        turns += 1
+    return turns
+
+
+# ------------------------------------------------------------------ one deal
+
+
+@dataclass(frozen=True, slots=True)
+class SimSpec:
+    """What to play; everything a worker process needs (it is pickled)."""
+
+    rules: Rules
+    seed: int
+    bots: tuple[str, ...]  #: one entry per team
+    games: bool = False  #: whole games instead of single hands
+    duplicate: bool = False
+    record_dir: str | None = None
+
+    @property
+    def copies(self) -> int:
+        return len(self.bots) if self.duplicate else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One play of one deal (one hand, or one whole game), per entry."""
+
+    index: int
+    copy: int
+    points: tuple[int, ...]  #: per entry
+    winner: int | None  #: the winning entry, None for a tie
+    turns: int
+    hands: int  #: hands played (1 unless whole games)
+    ended_by: tuple[str, ...]  #: how each hand ended
+
+
+def team_entries(entries: int, copy: int) -> list[int]:
+    """The entry playing each team in rotation ``copy`` (0: entry t plays team t)."""
+    return [(t + copy) % entries for t in range(entries)]
+
+
+def record_name(spec: SimSpec, index: int, copy: int) -> str:
+    stem = f"{'game' if spec.games else 'hand'}-{index:05d}"
+    if copy:
+        stem += "-swapped" if len(spec.bots) == 2 else f"-rotation{copy}"
+    return stem + ".json"
+
+
+def play_deal(spec: SimSpec, index: int, copy: int = 0) -> Outcome:
+    """Play deal ``index`` with the entries rotated ``copy`` places over the teams."""
+    rules = spec.rules
+    k = len(spec.bots)
+    s = hand_seed(spec.seed, index)
+    entry_of = team_entries(k, copy)
+    game = Game(rules, s)
+    bots = seat_bots(rules, [spec.bots[e] for e in entry_of], s)
+    play(game, bots, hands=None if spec.games else 1)
+    if spec.games:
+        results = game.results
+        totals = list(game.totals)
+        winning_teams = list(game.winners)
+    else:
+        results = game.results[:1]
+        totals = [sc.total for sc in results[0].scores]
+        best = max(totals)
+        winning_teams = [t for t, v in enumerate(totals) if v == best]
+    points = [0] * k
+    for t in range(k):
+        points[entry_of[t]] = totals[t]
+    winner = entry_of[winning_teams[0]] if len(winning_teams) == 1 else None
+    if spec.record_dir is not None:
+        names = [bots[seat].name for seat in range(rules.players.seats)]
+        info: dict[str, Any] = {("game_index" if spec.games else "hand_index"): index,
+                                "seed": spec.seed}
+        if spec.duplicate:
+            info["copy"] = copy
+        record = game_record(game, names, info)
+        (Path(spec.record_dir) / record_name(spec, index, copy)).write_text(dumps(record),
+                                                                            "utf-8")
+    return Outcome(index, copy, tuple(points), winner, sum(hand_turns(r) for r in results),
+                   len(results), tuple(r.ended_by for r in results))
+
+
+def play_chunk(spec: SimSpec, start: int, stop: int) -> list[Outcome]:
+    """Deals ``start`` to ``stop - 1``, every copy of each (a worker process's job)."""
+    return [play_deal(spec, i, c) for i in range(start, stop) for c in range(spec.copies)]
+
+
+def chunks(n: int, jobs: int, most: int = 64) -> list[tuple[int, int]]:
+    """Split deals 0..n-1 into runs of a few, several per process.
+
+    >>> chunks(10, 1)
+    [(0, 10)]
+    >>> chunks(10, 2)
+    [(0, 2), (2, 4), (4, 6), (6, 8), (8, 10)]
+    """
+    if jobs <= 1:
+        return [(0, n)] if n else []
+    size = max(1, min(most, math.ceil(n / (jobs * 4))))
+    return [(i, min(i + size, n)) for i in range(0, n, size)]
+
+
+# ------------------------------------------------------------------ summary
+
+
 @dataclass
 class Summary:
     variant: str
-    bots: list[str]
-    hands: int
+    bots: list[str]  #: the entries: bots[t] plays team t (in every rotation, with duplicate)
+    hands: int  #: hands played in all
     seed: int
-    wins: list[int] = field(default_factory=list)
-    ties: int = 0
-    mean_points: list[float] = field(default_factory=list)
+    unit: str = "hands"  #: "hands" or "games": what the wins count
+    deals: int = 0  #: deals played (each once, or once per rotation with duplicate)
+    played: int = 0  #: hands (or games) played, counting every rotation
+    duplicate: bool = False
+    jobs: int = 1
+    wins: list[int] = field(default_factory=list)  #: per entry
+    ties: int = 0  #: hands (games) where the top score was shared: nobody's win
+    win_rate: list[float] = field(default_factory=list)  #: wins / played
+    win_ci95: list[list[float]] = field(default_factory=list)  #: Wilson interval
+    mean_points: list[float] = field(default_factory=list)  #: per hand (game), per entry
     sd_points: list[float] = field(default_factory=list)
-    mean_turns: float = 0.0
-    ended_by: dict[str, int] = field(default_factory=dict)
+    mean_difference: float = 0.0  #: entry 1's points minus entry 2's, per hand (game)
+    sd_difference: float = 0.0
+    mean_turns: float = 0.0  #: per hand
+    mean_hands: float = 1.0  #: hands per game
+    ended_by: dict[str, int] = field(default_factory=dict)  #: hands by how they ended
     seconds: float = 0.0
     hands_per_second: float = 0.0
+    differences: list[int] = field(default_factory=list, repr=False)  #: for the plot
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["differences"]
+        return data
+
+
+def _mean_sd(xs: Sequence[int]) -> tuple[float, float]:
+    if not xs:
+        return (0.0, 0.0)
+    mean = sum(xs) / len(xs)
+    var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0
+    return (mean, math.sqrt(var))
+
+
+def summarise(spec: SimSpec, outcomes: Sequence[Outcome], seconds: float,
+              jobs: int = 1) -> Summary:
+    """Add up outcomes (in deal order, whatever order they arrived in)."""
+    rows = sorted(outcomes, key=lambda o: (o.index, o.copy))
+    k = len(spec.bots)
+    played = len(rows)
+    hands = sum(o.hands for o in rows)
+    s = Summary(spec.rules.name, list(spec.bots), hands, spec.seed,
+                unit="games" if spec.games else "hands",
+                deals=len({o.index for o in rows}), played=played,
+                duplicate=spec.duplicate, jobs=jobs, wins=[0] * k)
+    for o in rows:
+        if o.winner is None:
+            s.ties += 1
+        else:
+            s.wins[o.winner] += 1
+        for how in o.ended_by:
+            s.ended_by[how] = s.ended_by.get(how, 0) + 1
+    for e in range(k):
+        s.win_rate.append(round(s.wins[e] / played, 4) if played else 0.0)
+        lo, hi = wilson(s.wins[e], played)
+        s.win_ci95.append([round(lo, 4), round(hi, 4)])
+        mean, sd = _mean_sd([o.points[e] for o in rows])
+        s.mean_points.append(round(mean, 1))
+        s.sd_points.append(round(sd, 1))
+    if k >= 2:
+        s.differences = [o.points[0] - o.points[1] for o in rows]
+        mean, sd = _mean_sd(s.differences)
+        s.mean_difference, s.sd_difference = round(mean, 1), round(sd, 1)
+    s.ended_by = dict(sorted(s.ended_by.items()))
+    s.mean_turns = round(sum(o.turns for o in rows) / hands, 1) if hands else 0.0
+    s.mean_hands = round(hands / played, 2) if played else 0.0
+    s.seconds = round(seconds, 3)
+    s.hands_per_second = round(hands / seconds, 1) if seconds > 0 else 0.0
+    return s
 
 
 def simulate(rules: Rules, hands: int, seed: int, bot_names: Sequence[str],
-             record_dir: Path | None = None) -> Summary:
-    """Play ``hands`` single hands (each the first hand of a fresh game)."""
-    teams = rules.players.teams
-    points: list[list[int]] = [[] for _ in range(teams)]
-    summary = Summary(rules.name, list(bot_names), hands, seed, wins=[0] * teams)
-    turns = 0
-    start = time.perf_counter()
+             record_dir: Path | None = None, *, games: bool = False,
+             duplicate: bool = False, jobs: int = 1,
+             progress: Callable[[int], None] | None = None) -> Summary:
+    """Play ``hands`` deals: single hands (each the first hand of a fresh game) or, with
+    ``games``, whole games. ``bot_names[t % len(bot_names)]`` plays team t. With
+    ``jobs`` > 1 the deals are spread over that many processes; ``progress`` is called
+    with the number of deals just finished."""
+    k = rules.players.teams
+    spec = SimSpec(rules, seed, tuple(bot_names[t % len(bot_names)] for t in range(k)),
+                   games=games, duplicate=duplicate,
+                   record_dir=None if record_dir is None else str(record_dir))
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
-    for i in range(hands):
-        s = hand_seed(seed, i)
-        game = Game(rules, s)
-        bots = seat_bots(rules, bot_names, s)
-        play(game, bots, hands=1)
-        result = game.results[0]
-        totals = [sc.total for sc in result.scores]
-        best = max(totals)
-        leaders = [t for t, v in enumerate(totals) if v == best]
-        if len(leaders) == 1:
-            summary.wins[leaders[0]] += 1
-        else:
-            summary.ties += 1
-        for t in range(teams):
-            points[t].append(totals[t])
-        turns += sum(1 for _, a in result.actions if a.kind in ("discard", "end-turn")) + (
-            1 if result.ended_by == "out" else 0)
-        summary.ended_by[result.ended_by] = summary.ended_by.get(result.ended_by, 0) + 1
-        if record_dir is not None:
-            names = [bots[seat].name for seat in range(rules.players.seats)]
-            record = game_record(game, names, {"hand_index": i, "seed": seed})
-            (record_dir / f"hand-{i:05d}.json").write_text(dumps(record), "utf-8")
-    summary.seconds = time.perf_counter() - start
-    summary.hands_per_second = hands / summary.seconds if summary.seconds else 0.0
-    summary.mean_turns = turns / hands if hands else 0.0
-    for t in range(teams):
-        xs = points[t]
-        mean = sum(xs) / len(xs) if xs else 0.0
-        summary.mean_points.append(round(mean, 1))
-        var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0
-        summary.sd_points.append(round(math.sqrt(var), 1))
-    return summary
+    start = time.perf_counter()
+    outcomes: list[Outcome] = []
+    parts = chunks(hands, jobs)
+    if jobs <= 1:
+        for i in range(hands):
+            outcomes.extend(play_chunk(spec, i, i + 1))
+            if progress is not None:
+                progress(1)
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            futures = {pool.submit(play_chunk, spec, a, b): b - a for a, b in parts}
+            for future in as_completed(futures):
+                outcomes.extend(future.result())
+                if progress is not None:
+                    progress(futures[future])
+    return summarise(spec, outcomes, time.perf_counter() - start, jobs)
+
+
+# ------------------------------------------------------------------ output
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
 
 
 def summary_text(s: Summary) -> str:
-    lines = [f"{s.hands} hands of {s.variant}, seed {s.seed}, bots {', '.join(s.bots)}"]
-    for t, w in enumerate(s.wins):
-        lines.append(f"  team {t + 1} ({s.bots[t % len(s.bots)]}): won {w} "
-                     f"({100 * w / max(s.hands, 1):.1f}%), points per hand "
-                     f"{s.mean_points[t]:.1f} ± {s.sd_points[t]:.1f}")
-    if s.ties:
-        lines.append(f"  tied: {s.ties}")
+    unit = s.unit
+    one = unit[:-1]
+    how = " (duplicate: every deal played with the bots in each team's seats)" \
+        if s.duplicate else ""
+    lines = [f"{s.played} {unit} of {s.variant}, seed {s.seed}, "
+             f"bots {', '.join(s.bots)}{how}"]
+    for e, w in enumerate(s.wins):
+        who = f"bot {e + 1} ({s.bots[e]})" if s.duplicate else f"team {e + 1} ({s.bots[e]})"
+        lo, hi = s.win_ci95[e]
+        lines.append(f"  {who}: won {w} of {s.played} ({_pct(s.win_rate[e])}, 95% CI "
+                     f"{_pct(lo)}–{_pct(hi)}); points per {one} {s.mean_points[e]:.1f} "
+                     f"± {s.sd_points[e]:.1f}")
+    lines.append(f"  tied: {s.ties} (the top score shared; counted as nobody's win)")
+    if len(s.bots) >= 2:
+        lines.append(f"  difference per {one} ({'bot' if s.duplicate else 'team'} 1 minus 2): "
+                     f"{s.mean_difference:+.1f} ± {s.sd_difference:.1f}")
+    if s.unit == "games":
+        lines.append(f"  hands per game {s.mean_hands:.2f}")
     lines.append(f"  turns per hand {s.mean_turns:.1f}; hands ended by "
                  + ", ".join(f"{k} {v}" for k, v in sorted(s.ended_by.items())))
-    lines.append(f"  {s.hands_per_second:.1f} hands per second")
+    lines.append(f"  {s.hands_per_second:.1f} hands per second ({s.seconds:.2f} s, "
+                 f"{s.jobs} process{'es' if s.jobs != 1 else ''})")
     return "\n".join(lines)
 
 
 def summary_json(s: Summary) -> str:
     return json.dumps(s.to_json(), indent=1)
+
+
+def plot_differences(s: Summary, path: str | Path) -> None:
+    """A histogram (PNG) of the score differences, entry 1 minus entry 2, mean marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    try:
+        xs = s.differences or [0]
+        ax.hist(xs, bins=min(40, max(5, len(set(xs)))), color="#4a7ab5", edgecolor="white")
+        ax.axvline(s.mean_difference, color="#c0392b", linewidth=2,
+                   label=f"mean {s.mean_difference:+.1f}")
+        ax.axvline(0, color="#555555", linewidth=1, linestyle=":")
+        a, b = [*s.bots, "?", "?"][:2]
+        ax.set_xlabel(f"points per {s.unit[:-1]}: {a} (bot 1) minus {b} (bot 2)")
+        ax.set_ylabel(s.unit)
+        ax.set_title(f"{s.variant}: {s.played} {s.unit}, seed {s.seed}"
+                     + (", duplicate" if s.duplicate else ""))
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(str(path), format="png")
+    finally:
+        plt.close(fig)

@@ -15,7 +15,14 @@ from rich.table import Table
 
 from handfoot import __version__
 from handfoot.actions import Action, AddToMeld, Discard, LayDown, TakePile
-from handfoot.arena import play, seat_bots, simulate, summary_json, summary_text
+from handfoot.arena import (
+    play,
+    plot_differences,
+    seat_bots,
+    simulate,
+    summary_json,
+    summary_text,
+)
 from handfoot.bots import BOTS
 from handfoot.cards import format_card, format_cards
 from handfoot.game import Game
@@ -129,12 +136,34 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(f"handfoot: unknown bot(s) {', '.join(unknown)}; the bots are {', '.join(BOTS)}",
               file=sys.stderr)
         return 2
-    if args.hands < 1:
-        print("handfoot: --hands must be at least 1", file=sys.stderr)
+    teams = rules.players.teams
+    if len(names) > teams:
+        print(f"handfoot: {len(names)} bots for {teams} teams; give one bot per team",
+              file=sys.stderr)
         return 2
-    summary = simulate(rules, args.hands, args.seed, names,
-                       Path(args.record_dir) if args.record_dir else None)
+    count = args.games if args.games is not None else args.hands
+    if count < 1 or args.jobs < 1:
+        print(f"handfoot: --{'games' if args.games is not None else 'hands'} and --jobs "
+              "must be at least 1", file=sys.stderr)
+        return 2
+    record_dir = Path(args.record_dir) if args.record_dir else None
+    options: dict[str, Any] = {"games": args.games is not None, "duplicate": args.duplicate,
+                               "jobs": args.jobs}
+    if sys.stdout.isatty():
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        with Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), transient=True) as bar:
+            task = bar.add_task(f"{'games' if options['games'] else 'hands'} of "
+                                f"{rules.name}", total=count)
+            summary = simulate(rules, count, args.seed, names, record_dir,
+                               progress=lambda n: bar.advance(task, n), **options)
+    else:
+        summary = simulate(rules, count, args.seed, names, record_dir, **options)
     print(summary_json(summary) if args.json else summary_text(summary))
+    if args.plot:
+        plot_differences(summary, args.plot)
+        if not args.json:
+            print(f"plot: {args.plot}")
     return 0
 
 
@@ -210,13 +239,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_score)
-    p = sub.add_parser("sim", help="bots play many hands; prints a summary")
+    p = sub.add_parser("sim", help="bots play many hands (or games); prints a summary")
     p.add_argument("--variant", required=True)
-    p.add_argument("--hands", type=int, default=100)
+    p.add_argument("--bots", default="random,random",
+                   help="one bot per team, comma-separated: team 1's first")
+    p.add_argument("--hands", type=int, default=100, help="single hands to play")
+    p.add_argument("--games", type=int, help="whole games (the preset's hands) instead")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="random,random")
-    p.add_argument("--record-dir")
+    p.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play every deal again with the teams' seats swapped")
+    p.add_argument("--record-dir", help="write one game record per hand (game) here")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--plot", metavar="FILE", help="a PNG histogram of score differences")
     p.set_defaults(func=cmd_sim)
     p = sub.add_parser("watch", help="watch bots play a whole game in the terminal")
     p.add_argument("--variant", default="classic")
