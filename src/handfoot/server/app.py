@@ -1,0 +1,367 @@
+"""The ASGI application: the JSON API, the WebSocket protocol and the web page.
+
+WebSocket ``/ws/{table}?token=T`` (no token: a spectator). Client to server::
+
+    {"type": "action", "action": {...}}     an action in the record's JSON form
+    {"type": "preview", "action": {...}}    what it would be worth, and the engine's word
+    {"type": "computer", "on": true}        hand my seat to a computer player (or back)
+
+Server to client: ``{"type": "state", ...}`` after every change (only this seat's view),
+``{"type": "preview", ...}`` and ``{"type": "error", "message": ...}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from handfoot.actions import ActionSyntaxError, action_from_json
+from handfoot.bots import BOTS
+from handfoot.engine import IllegalAction
+from handfoot.game import Game
+from handfoot.records import dumps, game_record
+from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.server.store import Store
+from handfoot.server.tables import Connection, LiveTable, Manager, new_token, token_hash
+from handfoot.views import public_view, seat_view
+
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 64 * 1024  #: the largest WebSocket message a client may send
+MAX_BODY = 256 * 1024
+
+
+class ApiError(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError("The request is too large.", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise ApiError("The request is not JSON.") from None
+    if not isinstance(data, dict):
+        raise ApiError("The request must be a JSON object.")
+    return data
+
+
+def _rules_named(store: Store, name: str) -> Rules:
+    if name in PRESET_NAMES:
+        return preset(name)
+    saved = store.rule_set(name)
+    if saved is None:
+        raise ApiError(f"There is no rule set called {name!r}.", 404)
+    return Rules.from_toml(saved[1])
+
+
+def _changes(rules: Rules, base: Rules) -> list[dict[str, Any]]:
+    return [{"setting": k, "from": a, "to": b} for k, a, b in rules.changes_from(base)]
+
+
+def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Starlette:
+    store = Store(db_url)
+    manager = Manager(store, bot_delay=bot_delay)
+
+    def get_table(table_id: str) -> LiveTable:
+        table = manager.load(table_id)
+        if table is None:
+            raise ApiError("There is no such table.", 404)
+        return table
+
+    def invite(request: Request, table_id: str, token: str) -> str:
+        base = public_url or str(request.base_url).rstrip("/")
+        return f"{base}/table/{table_id}?token={token}"
+
+    def new_table(request: Request, rules_name: str, seats: list[dict[str, Any]],
+                  seed: int | None) -> dict[str, Any]:
+        rules = _rules_named(store, rules_name)
+        n = rules.players.seats
+        if len(seats) != n:
+            raise ApiError(f"These rules seat {n} players; {len(seats)} seats were given.")
+        stored: list[dict[str, Any]] = []
+        tokens: list[str | None] = []
+        for i, s in enumerate(seats):
+            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
+                raise ApiError(f"Seat {i + 1} must be a person or a computer player.")
+            level = s.get("level", "random")
+            if s["kind"] == "bot" and level not in BOTS:
+                raise ApiError(f"There is no computer player called {level!r}; "
+                               f"the levels are {', '.join(BOTS)}.")
+            name = str(s.get("name", ""))[:40]
+            if s["kind"] == "human":
+                tok = new_token()
+                stored.append({"kind": "human", "name": name, "token_hash": token_hash(tok),
+                               "level": level if level in BOTS else "random"})
+                tokens.append(tok)
+            else:
+                stored.append({"kind": "bot", "level": level, "name": name})
+                tokens.append(None)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        tid = store.create_table(rules_name, rules.to_toml(), seed, stored)
+        table = get_table(tid)
+        manager.kick_bots(table)
+        return {"id": tid, "rules": rules_name, "invites": [
+            {"seat": i, "token": t, "url": invite(request, tid, t)}
+            for i, t in enumerate(tokens) if t is not None]}
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def api_presets(request: Request) -> Response:
+        out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
+                "saved": False} for n in PRESET_NAMES]
+        for name, base in store.rule_sets():
+            out.append({"name": name, "title": f"house rules from {base}",
+                        "seats": _rules_named(store, name).players.seats, "saved": True})
+        return JSONResponse({"rule_sets": out, "levels": list(BOTS)})
+
+    async def api_rules(request: Request) -> Response:
+        rules = _rules_named(store, request.path_params["name"])
+        return JSONResponse({"name": rules.name, "toml": rules.to_toml()})
+
+    async def api_check_rules(request: Request) -> Response:
+        """Check house rules (TOML changes on a base rule set) and, with a name, save them."""
+        data = await _body(request)
+        base_name = str(data.get("base", ""))
+        text = data.get("toml", "")
+        name = data.get("name")
+        if not isinstance(text, str):
+            raise ApiError("The changes must be TOML text.")
+        base = _rules_named(store, base_name)
+        try:
+            rules = Rules.from_toml(text, base=base)
+        except RulesError as e:
+            raise ApiError(f"These rules are refused: {e}") from None
+        changes = _changes(rules, base)
+        if name is not None:
+            if not isinstance(name, str) or not name.strip() or len(name) > 60:
+                raise ApiError("Give the rule set a name (at most 60 characters).")
+            name = name.strip()
+            if name in PRESET_NAMES:
+                raise ApiError(f"{name!r} is a preset's name; choose another.")
+            import dataclasses
+            rules = dataclasses.replace(rules, name=name)
+            store.save_rule_set(name, base_name, rules.to_toml())
+        return JSONResponse({"ok": True, "name": name, "base": base_name, "changes": changes})
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "POST":
+            data = await _body(request)
+            seats = data.get("seats")
+            seed = data.get("seed")
+            if not isinstance(seats, list):
+                raise ApiError("Say who sits in each seat.")
+            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+                raise ApiError("The seed must be a whole number.")
+            return JSONResponse(new_table(request, str(data.get("rules", "")), seats, seed))
+        out = []
+        for row in store.tables():
+            table = get_table(row.id)
+            g = table.game
+            out.append({
+                "id": row.id, "rules": row.rules_name, "seq": table.seq,
+                "created": row.created.isoformat(), "over": g.over,
+                "started": table.seq > 0, "hand_number": g.hand_number,
+                "totals": list(g.totals), "winners": list(g.winners),
+                "seats": [{"kind": s["kind"], "computer": table.is_bot(i),
+                           "name": s.get("name", "")} for i, s in enumerate(row.seats)]})
+        return JSONResponse({"tables": out})
+
+    async def api_play(request: Request) -> Response:
+        """Play against the computer: you and a computer partner against two computers."""
+        data = await _body(request)
+        rules_name = str(data.get("rules", "texas-good-sam"))
+        level = str(data.get("level", "random"))
+        rules = _rules_named(store, rules_name)
+        seats: list[dict[str, Any]] = [{"kind": "human", "name": str(data.get("name", "You"))}]
+        seats += [{"kind": "bot", "level": level} for _ in range(rules.players.seats - 1)]
+        seed = data.get("seed")
+        out = new_table(request, rules_name, seats,
+                        seed if isinstance(seed, int) and not isinstance(seed, bool) else None)
+        inv = out["invites"][0]
+        return JSONResponse({"id": out["id"], "seat": 0, "token": inv["token"],
+                             "url": inv["url"]})
+
+    async def api_table(request: Request) -> Response:
+        table = get_table(request.path_params["id"])
+        msg = {"id": table.id, "rules": table.row.rules_name, "seq": table.seq,
+               "over": table.game.over, "view": public_view(table.game).to_json(),
+               "seats": [{"kind": s["kind"], "computer": table.is_bot(i)}
+                         for i, s in enumerate(table.seats)]}
+        return JSONResponse(msg)
+
+    async def api_record(request: Request) -> Response:
+        table = get_table(request.path_params["id"])
+        if not table.game.over:
+            raise ApiError("The record is available once the game is over.", 403)
+        names = [s.get("name") or (f"computer ({s.get('level')})" if s["kind"] == "bot"
+                                   else f"seat {i + 1}") for i, s in enumerate(table.seats)]
+        rec = game_record(table.game, names, {"table": table.id})
+        return Response(dumps(rec), media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="handfoot-{table.id}.json"'})
+
+    async def api_replay(request: Request) -> Response:
+        """A finished game, step by step: every seat's view after ``step`` actions."""
+        table = get_table(request.path_params["id"])
+        if not table.game.over:
+            raise ApiError("A game can be replayed once it is over.", 403)
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            raise ApiError("The step must be a whole number.") from None
+        step = max(0, min(step, table.seq))
+        game = Game(table.rules, table.row.seed)
+        for a in store.actions(table.id)[:step]:
+            game.apply(action_from_json(a.action), a.seat)
+        views = [seat_view(game, s).to_json() for s in range(table.rules.players.seats)]
+        return JSONResponse({"step": step, "total": table.seq, "views": views})
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        table = manager.load(ws.path_params["id"])
+        if table is None:
+            await ws.send_json({"type": "error", "message": "There is no such table."})
+            await ws.close(4404)
+            return
+        token = ws.query_params.get("token")
+        seat: int | None = None
+        if token is not None:
+            seat = table.seat_of_token(token)
+            if seat is None:
+                await ws.send_json({"type": "error", "fatal": True,
+                                    "message": "This invite link is not valid for this table."})
+                await ws.close(4403)
+                return
+
+        async def send(msg: dict[str, Any]) -> None:
+            await ws.send_json(msg)
+
+        conn = Connection(seat, send)
+        table.connections.append(conn)
+        try:
+            await send(_hello(table, seat))
+            from handfoot.server.tables import message_for
+            await send(message_for(table, seat))
+            while True:
+                raw = await ws.receive()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None:
+                    data_bytes = raw.get("bytes") or b""
+                    text = None if len(data_bytes) > MAX_MESSAGE else data_bytes.decode(
+                        "utf-8", "replace")
+                if text is None or len(text) > MAX_MESSAGE:
+                    await send({"type": "error", "message": "That message is too large."})
+                    continue
+                reply = await _handle(table, seat, text)
+                if reply is not None:
+                    await send(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            with contextlib.suppress(ValueError):
+                table.connections.remove(conn)
+
+    def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
+        return {"type": "hello", "table": table.id, "seat": seat,
+                "rules": table.row.rules_name}
+
+    async def _handle(table: LiveTable, seat: int | None, text: str) -> dict[str, Any] | None:
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return {"type": "error", "message": "That message is not JSON."}
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            return {"type": "error", "message": "A message must be an object with a 'type'."}
+        kind = msg["type"]
+        if kind == "ping":
+            return {"type": "pong"}
+        if seat is None:
+            return {"type": "error", "message": "Spectators cannot play; open your invite link."}
+        if kind == "computer":
+            on = msg.get("on")
+            if not isinstance(on, bool):
+                return {"type": "error", "message": "Say on: true or on: false."}
+            if table.seats[seat]["kind"] != "human":
+                return {"type": "error", "message": "This seat is a computer player's."}
+            async with table.lock:
+                manager.set_computer(table, seat, on)
+            await manager.broadcast(table)
+            manager.kick_bots(table)
+            return None
+        if kind not in ("action", "preview"):
+            return {"type": "error", "message": f"Unknown message type {kind!r}."}
+        try:
+            action = action_from_json(msg.get("action"))
+        except ActionSyntaxError as e:
+            return {"type": "error", "message": str(e)}
+        if kind == "preview":
+            return manager.preview(table, seat, action)
+        if table.is_bot(seat):
+            return {"type": "error",
+                    "message": "A computer player holds your seat; take it back first."}
+        try:
+            await manager.act(table, seat, action)
+        except IllegalAction as e:
+            return {"type": "error", "message": str(e)}
+        return None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        manager.resume_all()
+        yield
+        await manager.close()
+        store.close()
+
+    async def on_api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return _error(str(exc), exc.status)
+
+    routes = [
+        Route("/", index),
+        Route("/table/{id}", index),
+        Route("/api/rule-sets", api_presets),
+        Route("/api/rules/{name}", api_rules),
+        Route("/api/rule-sets/check", api_check_rules, methods=["POST"]),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/play", api_play, methods=["POST"]),
+        Route("/api/tables/{id}", api_table),
+        Route("/api/tables/{id}/record", api_record),
+        Route("/api/tables/{id}/replay", api_replay),
+        WebSocketRoute("/ws/{id}", ws_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ApiError: on_api_error})
+    app.state.manager = manager
+    return app
+
+
+def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6) -> None:
+    import uvicorn
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    print(f"handfoot: open http://{shown}:{port}/ in your browser "
+          f"(database: {db_url}; stop with Ctrl+C)", flush=True)
+    app = create_app(db_url, bot_delay=bot_delay)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)

@@ -1,0 +1,187 @@
+"""Storage: rule sets, tables, seats and each table's append-only action log.
+
+The game state is never stored: it is rebuilt by replaying a table's actions on
+``Game(rules, seed)``. Works with SQLite (the default) and PostgreSQL.
+
+>>> s = Store("sqlite://")
+>>> t = s.create_table("x", "rules = 1", 7, [{"kind": "human"}])
+>>> s.append_action(t, 0, 0, {"type": "draw"})
+>>> [a.action for a in s.actions(t)]
+[{'type': 'draw'}]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+metadata = sa.MetaData()
+
+rule_sets = sa.Table(
+    "rule_sets", metadata,
+    sa.Column("name", sa.String(80), primary_key=True),
+    sa.Column("base", sa.String(80), nullable=False),
+    sa.Column("toml", sa.Text, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+tables = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("rules_name", sa.String(80), nullable=False),
+    sa.Column("rules_toml", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seats_json", sa.Text, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("action_json", sa.Text, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "seq"),
+)
+
+
+class SeqTaken(Exception):
+    """Another writer appended this action number first."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    rules_name: str
+    rules_toml: str
+    seed: int
+    seats: list[dict[str, Any]]
+    created: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+def default_url() -> str:
+    import platformdirs
+    folder = Path(platformdirs.user_data_dir("handfoot"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'handfoot.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` URLs and use psycopg 3 for them."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        url = normalise_url(url)
+        self.url = url
+        if url.startswith("sqlite"):
+            self.engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+            @sa.event.listens_for(self.engine, "connect")
+            def _pragmas(conn: Any, _record: Any) -> None:
+                cur = conn.cursor()
+                if url not in ("sqlite://", "sqlite:///:memory:"):
+                    cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+        else:
+            self.engine = sa.create_engine(url, pool_pre_ping=True)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------ rule sets
+    def save_rule_set(self, name: str, base: str, toml: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.delete(rule_sets).where(rule_sets.c.name == name))
+            c.execute(sa.insert(rule_sets).values(name=name, base=base, toml=toml,
+                                                  created=_now()))
+
+    def rule_set(self, name: str) -> tuple[str, str] | None:
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(rule_sets.c.base, rule_sets.c.toml)
+                            .where(rule_sets.c.name == name)).first()
+        return None if row is None else (row[0], row[1])
+
+    def rule_sets(self) -> list[tuple[str, str]]:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(rule_sets.c.name, rule_sets.c.base)
+                             .order_by(rule_sets.c.name)).all()
+        return [(r[0], r[1]) for r in rows]
+
+    # --------------------------------------------------------------- tables
+    def create_table(self, rules_name: str, rules_toml: str, seed: int,
+                     seats: list[dict[str, Any]], table_id: str | None = None) -> str:
+        tid = table_id or secrets.token_hex(6)
+        with self.engine.begin() as c:
+            c.execute(sa.insert(tables).values(
+                id=tid, rules_name=rules_name, rules_toml=rules_toml, seed=seed,
+                seats_json=json.dumps(seats), created=_now()))
+        return tid
+
+    def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.update(tables).where(tables.c.id == table_id)
+                      .values(seats_json=json.dumps(seats)))
+
+    @staticmethod
+    def _table(row: Any) -> TableRow:
+        return TableRow(row.id, row.rules_name, row.rules_toml, int(row.seed),
+                        json.loads(row.seats_json), row.created)
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+        return None if row is None else self._table(row)
+
+    def tables(self) -> list[TableRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(tables).order_by(tables.c.created.desc())).all()
+        return [self._table(r) for r in rows]
+
+    # -------------------------------------------------------------- actions
+    def append_action(self, table_id: str, seq: int, seat: int | None,
+                      action: dict[str, Any]) -> None:
+        """Append action number ``seq`` (from 0); raises :class:`SeqTaken` if another
+        writer got there first. Returns once the action is committed."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(actions).values(
+                    table_id=table_id, seq=seq, seat=seat,
+                    action_json=json.dumps(action, separators=(",", ":")), created=_now()))
+        except IntegrityError as e:
+            raise SeqTaken(f"action {seq} of table {table_id} is already written") from e
+
+    def actions(self, table_id: str, after: int = -1) -> list[ActionRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(actions.c.seq, actions.c.seat, actions.c.action_json)
+                .where(actions.c.table_id == table_id, actions.c.seq > after)
+                .order_by(actions.c.seq)).all()
+        return [ActionRow(int(r[0]), None if r[1] is None else int(r[1]), json.loads(r[2]))
+                for r in rows]

@@ -1,0 +1,245 @@
+"""Live tables: a game rebuilt from its action log, the connections watching it and the
+computer players that act for bot seats.
+
+Every action is verified by the engine, committed to the log, applied, and only then
+pushed to the connections: each seat receives its own view, spectators the public view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from handfoot.actions import Action, LayDown, action_from_json, action_to_json
+from handfoot.bots import BOTS, make_bot
+from handfoot.engine import IllegalAction
+from handfoot.game import Game
+from handfoot.rules import Rules
+from handfoot.server.store import SeqTaken, Store, TableRow
+from handfoot.views import public_view, seat_view
+
+log = logging.getLogger("handfoot.server")
+
+MAX_LEGAL = 400  #: legal actions listed in one message
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Connection:
+    seat: int | None
+    send: Send
+
+
+@dataclass(eq=False)
+class LiveTable:
+    row: TableRow
+    rules: Rules
+    game: Game
+    seq: int = 0  #: actions applied (the next action's number)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: list[Connection] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.row.seats
+
+    def is_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return bool(s["kind"] == "bot" or s.get("computer"))
+
+    def seat_of_token(self, token: str) -> int | None:
+        h = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.get("token_hash") and secrets.compare_digest(s["token_hash"], h):
+                return i
+        return None
+
+
+def apply_logged(game: Game, seat: int | None, action_json: dict[str, Any]) -> None:
+    game.apply(action_from_json(action_json), seat)
+
+
+def last_hand_json(game: Game) -> dict[str, Any] | None:
+    if not game.results:
+        return None
+    r = game.results[-1]
+    return {
+        "number": r.number, "ended_by": r.ended_by, "went_out": r.went_out,
+        "teams": [{"team": s.team, "total": s.total,
+                   "lines": [[label, pts] for label, pts in s.lines()]} for s in r.scores],
+    }
+
+
+def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    """The state message one seat (or a spectator, with ``seat`` None) receives."""
+    game = table.game
+    view = public_view(game) if seat is None else seat_view(game, seat)
+    legal: list[dict[str, Any]] = []
+    if seat is not None and not game.over and game.actor == seat:
+        for i, a in enumerate(game.hand.iter_legal_actions()):
+            if i >= MAX_LEGAL:
+                break
+            legal.append(action_to_json(a))
+    return {
+        "type": "state",
+        "table": table.id,
+        "seq": table.seq,
+        "seat": seat,
+        "rules": table.row.rules_name,
+        "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
+                   "level": s.get("level"), "name": s.get("name", "")}
+                  for i, s in enumerate(table.seats)],
+        "view": view.to_json(),
+        "legal": legal,
+        "last_hand": last_hand_json(game),
+    }
+
+
+class Manager:
+    """All live tables of one server process."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.live: dict[str, LiveTable] = {}
+        self.closing = False
+
+    # -------------------------------------------------------------- loading
+    def load(self, table_id: str) -> LiveTable | None:
+        table = self.live.get(table_id)
+        if table is not None:
+            return table
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        rules = Rules.from_toml(row.rules_toml)
+        table = LiveTable(row, rules, Game(rules, row.seed))
+        self._catch_up(table)
+        self.live[table_id] = table
+        return table
+
+    def _catch_up(self, table: LiveTable) -> None:
+        """Apply the actions other writers logged after ours (none with one process)."""
+        for a in self.store.actions(table.id, after=table.seq - 1):
+            apply_logged(table.game, a.seat, a.action)
+            table.seq = a.seq + 1
+
+    def resume_all(self) -> None:
+        """On start: rebuild every unfinished game and let its computer players go on."""
+        for row in self.store.tables():
+            table = self.load(row.id)
+            if table is not None and not table.game.over:
+                self.kick_bots(table)
+
+    # --------------------------------------------------------------- acting
+    async def act(self, table: LiveTable, seat: int, action: Action) -> None:
+        """Verify, log, apply and broadcast; raises the engine's IllegalAction."""
+        async with table.lock:
+            self._act_locked(table, seat, action)
+        await self.broadcast(table)
+        self.kick_bots(table)
+
+    def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+        for _ in range(5):
+            self._catch_up(table)
+            table.game.verify(action, seat)
+            try:
+                self.store.append_action(table.id, table.seq, seat, action_to_json(action))
+            except SeqTaken:
+                continue
+            table.game.push(action)
+            table.seq += 1
+            return
+        raise IllegalAction("The table is busy; try again.")
+
+    def preview(self, table: LiveTable, seat: int, action: Action) -> dict[str, Any]:
+        """What a lay-down would be worth, and the engine's word on it."""
+        game = table.game
+        team = game.rules.team_of[seat]
+        value = 0
+        if isinstance(action, LayDown):
+            value = sum(game.rules.card_value[c] for m in action.melds for c in m)
+        try:
+            game.verify(action, seat)
+            ok, message = True, ""
+        except IllegalAction as e:
+            ok, message = False, str(e)
+        opened = game.hand.opened[team]
+        return {"type": "preview", "ok": ok, "message": message, "value": value,
+                "minimum": None if opened else game.hand.minimums[team]}
+
+    async def broadcast(self, table: LiveTable) -> None:
+        for conn in list(table.connections):
+            try:
+                await conn.send(message_for(table, conn.seat))
+            except Exception:  # a closed socket: its handler removes it
+                with contextlib.suppress(ValueError):
+                    table.connections.remove(conn)
+
+    # ------------------------------------------------------------ computers
+    def set_computer(self, table: LiveTable, seat: int, on: bool) -> None:
+        seats = [dict(s) for s in table.seats]
+        if seats[seat]["kind"] != "human":
+            return
+        seats[seat]["computer"] = on
+        seats[seat].setdefault("level", "random")
+        self.store.set_seats(table.id, seats)
+        table.row = TableRow(table.row.id, table.row.rules_name, table.row.rules_toml,
+                             table.row.seed, seats, table.row.created)
+
+    def kick_bots(self, table: LiveTable) -> None:
+        if self.closing or table.game.over or not table.is_bot(table.game.actor):
+            return
+        if table.bot_task is None or table.bot_task.done():
+            table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    async def _run_bots(self, table: LiveTable) -> None:
+        try:
+            while not self.closing and not table.game.over and table.is_bot(table.game.actor):
+                await asyncio.sleep(self.bot_delay)
+                async with table.lock:
+                    self._catch_up(table)
+                    game = table.game
+                    if game.over or not table.is_bot(game.actor):
+                        break
+                    seat = game.actor
+                    level = table.seats[seat].get("level") or "random"
+                    bot = make_bot(level if level in BOTS else "random",
+                                   seed=table.row.seed * 100_003 + table.seq)
+                    legal = game.legal_actions()
+                    view = seat_view(game, seat) if bot.uses_view else None
+                    self._act_locked(table, seat, bot.choose(view, legal))
+                await self.broadcast(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed at table %s", table.id)
+
+    async def close(self) -> None:
+        self.closing = True
+        for t in self.live.values():
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+                with contextlib.suppress(BaseException):
+                    await t.bot_task

@@ -1,0 +1,50 @@
+"""Fixtures shared by the server tests: a database URL for SQLite and, where one is
+running, a throwaway PostgreSQL database."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+#: an administrator's URL; .ci/run creates this role (see README)
+PG_ADMIN = os.environ.get("HANDFOOT_TEST_PG",
+                          "postgresql://handfoot:handfoot@127.0.0.1:5432/postgres")
+
+
+def postgres_database() -> Iterator[str]:
+    """Create a throwaway database and yield its URL; skip if PostgreSQL is not there."""
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover
+        pytest.skip("psycopg is not installed")
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
+    except psycopg.Error as e:
+        if os.environ.get("HANDFOOT_REQUIRE_PG"):
+            raise
+        pytest.skip(f"no PostgreSQL server at {PG_ADMIN.split('@')[-1]}: {e}".strip())
+    name = "handfoot_test_" + secrets.token_hex(4)
+    admin.execute(f"CREATE DATABASE {name}")
+    base = PG_ADMIN.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'handfoot.db'}"
+    else:
+        yield from postgres_database()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'handfoot.db'}"
