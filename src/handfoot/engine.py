@@ -1100,6 +1100,10 @@ class Hand:
         """Every legal action now, with interchangeable cards listed once."""
         return list(self.iter_legal_actions())
 
+    def legal(self) -> LegalActions:
+        """The legal actions now, listed only when asked (see :class:`LegalActions`)."""
+        return LegalActions(self)
+
     def iter_legal_actions(self) -> Iterator[Action]:
         phase = self.phase
         if phase == Phase.OVER:
@@ -1427,6 +1431,65 @@ class Hand:
         yield from self._opening_options(seat, hand, (open_ranks, book_ranks, wild_open))
 
     # ------------------------------------------------------------------ misc
+    @classmethod
+    def from_world(cls, rules: Rules, *, hands: Sequence[Sequence[int]],
+                   feet: Sequence[Sequence[Card] | None], in_foot: Sequence[bool],
+                   foot_turns: Sequence[int], known: Sequence[Sequence[int]],
+                   melds: Sequence[Sequence[tuple[int, int, int, Sequence[Card]]]],
+                   opened: Sequence[bool], red_threes: Sequence[Sequence[Card]],
+                   pile: Sequence[Card], pile_wilds: int, stock: Sequence[Card],
+                   seat: int, actor: int, phase: Phase, turn_number: int = 1,
+                   asked: bool = False, permission: bool | None = None,
+                   may_end_turn: bool = False, hand_number: int = 1,
+                   minimums: Sequence[int] | None = None,
+                   team_scores: Sequence[int] | None = None,
+                   rng: random.Random | None = None) -> Hand:
+        """A hand in the middle of play, put together from its parts (for search over
+        imagined deals). ``hands`` are count vectors; ``melds`` are per team
+        (kind, rank, suit, cards); ``stock`` has its top card last. No history, no deal."""
+        h = cls.__new__(cls)
+        n = rules.players.seats
+        h.rules = rules
+        h.hand_number = hand_number
+        h.seats = n
+        h.team_of = rules.team_of
+        h.teams = rules.players.teams
+        h.team_scores = list(team_scores) if team_scores else [0] * h.teams
+        h.rng = rng if rng is not None else random.Random(0)
+        h._replay_shuffles = []
+        h.shuffles = []
+        h.minimums = (list(minimums) if minimums is not None else
+                      [rules.opening_minimum(hand_number, s) for s in h.team_scores])
+        h.draw_count = rules.draw_count(hand_number)
+        h.deal = Deal((), seat)
+        h.stacks = []
+        h.hands = [list(x) for x in hands]
+        h.hand_len = [sum(x) for x in hands]
+        h.feet = [None if f is None else list(f) for f in feet]
+        h.in_foot = list(in_foot)
+        h.foot_turns = list(foot_turns)
+        h.known = [list(x) for x in known]
+        h.foot_known = [None] * n
+        h.melds = [[Meld(kind, rank, suit, list(cards)) for kind, rank, suit, cards in ms]
+                   for ms in melds]
+        h.opened = list(opened)
+        h.red_threes = [list(x) for x in red_threes]
+        h.pile = list(pile)
+        h.pile_wilds = pile_wilds
+        h.stock = list(stock)
+        h.first_seat = seat
+        h.seat = seat
+        h.actor = actor
+        h.turn_number = turn_number
+        h.asked = asked
+        h.permission = permission
+        h.may_end_turn = may_end_turn
+        h.went_out = None
+        h.ended_by = ""
+        h.history = []
+        h.phase = phase
+        return h
+
     def clone(self) -> Hand:
         """An independent copy (for search); the rules and the deal are shared."""
         h = Hand.__new__(Hand)
@@ -1473,6 +1536,73 @@ class Hand:
         for c in self.stock:
             counts[c] += 1
         return counts
+
+
+_ACTION_TYPES = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, AddToMeld, PickUpFoot,
+                 Discard, EndTurn, AskToGoOut, AnswerGoOut)
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a hand as it stands, as a lazy sequence.
+
+    Listing every legal action (every lay-down, every way to add, every opening) is the
+    costly part of a decision; a player who knows what it wants only asks whether that is
+    legal. So the list is built the first time it is indexed, measured or iterated, and
+    ``action in legal`` asks the engine directly: it is true when the engine accepts the
+    action now (an action that differs from a listed one only by interchangeable cards,
+    say another suit where suits do not matter, is accepted too). The sequence belongs to
+    the state it was made for: once an action has been carried out it refuses to answer.
+
+    ``rules`` is the rule set being played (public).
+    """
+
+    __slots__ = ("__hand", "_list", "_stamp", "rules")
+
+    def __init__(self, hand: Hand | None, rules: Rules | None = None) -> None:
+        self.__hand = hand
+        self._list: list[Action] | None = None if hand is not None else []
+        self._stamp = len(hand.history) if hand is not None else 0
+        self.rules = rules if rules is not None or hand is None else hand.rules
+
+    def _state(self) -> Hand:
+        hand = self.__hand
+        assert hand is not None
+        if len(hand.history) != self._stamp:
+            raise RuntimeError("these legal actions were listed for an earlier state")
+        return hand
+
+    def _all(self) -> list[Action]:
+        if self._list is None:
+            self._list = self._state().legal_actions()
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i: int) -> Action:  # type: ignore[override]
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._all())
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, _ACTION_TYPES):
+            return False
+        if self._list is not None and action in self._list:
+            return True
+        if self.__hand is None:
+            return False
+        return self._state().is_legal(action)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalActions | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._all()!r})"
 
 
 def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:

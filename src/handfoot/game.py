@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from handfoot.actions import Action
-from handfoot.engine import Deal, Hand, Phase, high_card_cut
+from handfoot.engine import Deal, Hand, LegalActions, Phase, high_card_cut
 from handfoot.rules import Rules
 from handfoot.scoring import TeamScore, score_hand
 
@@ -80,8 +80,10 @@ class Game:
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         return not self.over and self.hand.is_legal(action, seat)
 
-    def legal_actions(self) -> list[Action]:
-        return [] if self.over else self.hand.legal_actions()
+    def legal_actions(self) -> LegalActions:
+        """The legal actions, a lazy sequence: listed when indexed, measured or iterated;
+        ``action in game.legal_actions()`` asks the engine directly."""
+        return LegalActions(None, self.rules) if self.over else self.hand.legal()
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check and carry out an action; when it ends the hand, score it and deal the next."""

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from handfoot.actions import Action
@@ -38,10 +38,25 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-BOTS: dict[str, type[RandomBot]] = {"random": RandomBot}
+def _heuristic(seed: int) -> Bot:
+    from handfoot.bots.heuristic import HeuristicBot
+    return HeuristicBot(seed)
+
+
+def _expert(seed: int) -> Bot:
+    from handfoot.bots.expert import ExpertBot
+    return ExpertBot(seed)
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot, "heuristic": _heuristic, "expert": _expert}
+
+#: The levels offered in the user interface (docs/bots.md).
+LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "expert"}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
+    name = LEVELS.get(name, name)
     try:
         cls = BOTS[name]
     except KeyError:

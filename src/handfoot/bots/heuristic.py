@@ -1,0 +1,598 @@
+"""``heuristic``: a fast rule-based player that knows the rule set it plays.
+
+It decides from what its seat may see (an :class:`Obs`, built from the seat's
+:class:`~handfoot.views.View`) and never re-implements legality: it builds the
+actions it would like, best first, and plays the first one the engine accepts
+(``action in legal``). The strategy is written out in ``docs/bots.md``; in short:
+
+- **draw**: pick up the foot when the hand is empty; take the pile whenever the rules
+  let it (with a natural pair first, then a natural and a wild, then a meld on the
+  board, taking as many cards as allowed), opening with it where the rules allow;
+  otherwise draw.
+- **open**: lay every rank held three or more times (clean), then, while the opening
+  is short of the minimum or of the clean/dirty melds it must hold, pairs with a wild,
+  then wilds on the clean melds; the whole hand if it all fits.
+- **play**: add naturals to the team's melds (burning them on books), extend
+  sequences and wild-card melds, lay new clean melds, sequences and a wild-card meld;
+  put wilds only on melds that are not needed as clean books, first where they
+  complete a book; lay a pair with a wild once the team needs dirty books.
+- **go out**: ask (where a partner must agree) once two cards or fewer are left;
+  answer a partner yes when our side gains by the hand ending.
+- **discard**: red 3s where they count against the holder, then black 3s (they
+  freeze the pile), then singletons the next player (always an opponent) cannot use:
+  never a wild, never a rank the team is building, not a rank the next player's team
+  has on the table or the next player is known to hold.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from handfoot.actions import (
+    ASK,
+    DRAW,
+    END_TURN,
+    NO,
+    PICK_UP_FOOT,
+    TAKE_UPCARD,
+    YES,
+    Action,
+    AddToMeld,
+    ChooseHand,
+    Discard,
+    LayDown,
+    TakePile,
+)
+from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
+from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
+from handfoot.rules import Rules, preset
+from handfoot.views import View
+
+_KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
+_PHASES = {Phase.CHOOSE: "choose", Phase.DRAW: "draw", Phase.PLAY: "play",
+           Phase.ASK: "ask", Phase.OVER: "over"}
+TWOS_AND_JOKER = (0, 1, 2, 3, JOKER)
+
+
+class MeldInfo:
+    """A meld on the table, as a player sees it."""
+
+    __slots__ = ("high", "kind", "low", "naturals", "rank", "size", "suit", "wilds")
+
+    def __init__(self, kind: int, rank: int, suit: int, size: int, naturals: int,
+                 wilds: int, low: int, high: int) -> None:
+        self.kind, self.rank, self.suit, self.size = kind, rank, suit, size
+        self.naturals, self.wilds, self.low, self.high = naturals, wilds, low, high
+
+
+class Obs:
+    """What the heuristic reads: one seat's knowledge, in count vectors."""
+
+    __slots__ = ("asked", "foot_left", "hand", "hand_len", "in_foot", "known_next",
+                 "melds", "minimum", "opened", "partner_foot_left", "partner_hand",
+                 "permission", "phase", "pile_size", "pile_top", "pile_wild", "rules",
+                 "seat", "stack_tops", "stock_size", "team", "turn")
+
+    rules: Rules
+    seat: int
+    team: int
+    phase: str
+    turn: int
+    hand: list[int]
+    hand_len: int
+    in_foot: bool
+    foot_left: int
+    opened: list[bool]
+    minimum: int
+    melds: list[list[MeldInfo]]
+    pile_top: Card | None
+    pile_size: int
+    pile_wild: bool
+    stock_size: int
+    known_next: list[int]
+    partner_hand: int
+    partner_foot_left: int
+    permission: bool | None
+    asked: bool
+    stack_tops: tuple[tuple[Card, Card], ...]
+
+
+def obs_from_view(view: View, rules: Rules) -> Obs:
+    """The heuristic's reading of a seat's view."""
+    assert view.seat is not None
+    o = Obs()
+    seat = view.seat
+    n = len(view.players)
+    o.rules, o.seat, o.team = rules, seat, view.players[seat].team
+    o.phase, o.turn = view.phase, view.turn
+    hand = [0] * NUM_CARDS
+    for c in view.hand:
+        hand[c] += 1
+    o.hand, o.hand_len = hand, len(view.hand)
+    me = view.players[seat]
+    o.in_foot, o.foot_left = me.in_foot, me.foot_count
+    o.opened = [t.opened for t in view.teams]
+    o.minimum = view.teams[o.team].minimum
+    melds: list[list[MeldInfo]] = []
+    for t in view.teams:
+        ms = []
+        for m in t.melds:
+            kind = _KINDS[m.kind]
+            nats = [c for c in m.cards if NATURAL[c]]
+            rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
+            suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
+            ranks = [RANK[c] for c in m.cards]
+            ms.append(MeldInfo(kind, rank, suit, len(m.cards), m.naturals, m.wilds,
+                               min(ranks), max(ranks)))
+        melds.append(ms)
+    o.melds = melds
+    o.pile_top, o.pile_size = view.pile_top, view.pile_size
+    o.pile_wild = view.pile_has_wild
+    o.stock_size = view.stock_size
+    known = [0] * NUM_CARDS
+    for c in view.players[(seat + 1) % n].known:
+        known[c] += 1
+    o.known_next = known
+    partner_hand = partner_foot = 0
+    for p in view.players:
+        if p.team == o.team and p.seat != seat:
+            partner_hand += p.hand_count
+            partner_foot += p.foot_count
+    o.partner_hand, o.partner_foot_left = partner_hand, partner_foot
+    o.permission, o.asked = view.permission, view.asked_to_go_out
+    o.stack_tops = view.stack_tops
+    return o
+
+
+def obs_from_hand(hand: Hand, seat: int) -> Obs:
+    """The same reading taken straight from a state (used inside search, on imagined
+    deals, where building a full view for every decision would cost too much)."""
+    o = Obs()
+    rules = hand.rules
+    n = hand.seats
+    team = hand.team_of[seat]
+    o.rules, o.seat, o.team = rules, seat, team
+    o.phase, o.turn = _PHASES[hand.phase], hand.seat
+    o.hand, o.hand_len = hand.hands[seat], hand.hand_len[seat]
+    o.in_foot = hand.in_foot[seat]
+    o.foot_left = hand.foot_size(seat)
+    o.opened = hand.opened
+    o.minimum = hand.minimums[team]
+    o.melds = [[MeldInfo(m.kind, m.rank, m.suit, len(m.cards), m.naturals, m.wilds,
+                         m.low, m.high) for m in ms] for ms in hand.melds]
+    o.pile_top, o.pile_size = hand.pile_top, len(hand.pile)
+    o.pile_wild = hand.pile_wilds > 0
+    o.stock_size = len(hand.stock)
+    o.known_next = hand.known[(seat + 1) % n]
+    partner_hand = partner_foot = 0
+    for s in range(n):
+        if s != seat and hand.team_of[s] == team:
+            partner_hand += hand.hand_len[s]
+            partner_foot += hand.foot_size(s)
+    o.partner_hand, o.partner_foot_left = partner_hand, partner_foot
+    o.permission, o.asked = hand.permission, hand.phase == Phase.ASK
+    o.stack_tops = ()
+    return o
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def naturals_of(hand: list[int], rank: int) -> list[Card]:
+    base = (rank - 2) * 4
+    return [c for c in range(base, base + 4) for _ in range(hand[c])]
+
+
+def wilds_of(hand: list[int]) -> list[Card]:
+    """Wild cards held, twos first (they are worth less than jokers)."""
+    return [c for c in TWOS_AND_JOKER for _ in range(hand[c])]
+
+
+def held_points(rules: Rules, hand: list[int]) -> int:
+    held = rules.held_value
+    return -sum(held[c] * k for c, k in enumerate(hand) if k)
+
+
+def _runs(hand: list[int], suit: int) -> list[list[Card]]:
+    runs: list[list[Card]] = []
+    run: list[Card] = []
+    for rank in range(4, 16):
+        c = (rank - 2) * 4 + suit
+        if rank <= 14 and hand[c]:
+            run.append(c)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    return runs
+
+
+def _books(o: Obs, team: int) -> tuple[int, int, int, int]:
+    size = o.rules.meld.book_size
+    clean = dirty = wild = seq = 0
+    for m in o.melds[team]:
+        if m.size >= size:
+            if m.kind == RANK_MELD:
+                if m.wilds:
+                    dirty += 1
+                else:
+                    clean += 1
+            elif m.kind == WILD_MELD:
+                wild += 1
+            else:
+                seq += 1
+    return clean, dirty, wild, seq
+
+
+def table_points(o: Obs, team: int) -> int:
+    """A rough score of a team's table: books at their bonus, open melds at 8 a card."""
+    s = o.rules.scores
+    size = o.rules.meld.book_size
+    total = 0
+    for m in o.melds[team]:
+        total += 8 * m.size + 20 * m.wilds
+        if m.size >= size:
+            if m.kind == WILD_MELD:
+                total += s.wild_book
+            elif m.kind == SEQUENCE:
+                total += s.sequence_book
+            else:
+                total += s.dirty_book if m.wilds else s.clean_book
+    return total
+
+
+# ------------------------------------------------------------------ the player
+
+Ok = Callable[[Action], bool]
+
+
+def decide(o: Obs, ok: Ok, legal: Sequence[Action] = ()) -> Action:
+    """The heuristic's action: the first of its wishes that ``ok`` accepts."""
+    for action in wishes(o, ok):
+        if ok(action):
+            return action
+    return fallback(o, legal)
+
+
+def fallback(o: Obs, legal: Sequence[Action]) -> Action:
+    """When none of its wishes is legal (a corner the strategy does not cover)."""
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if discards:
+        return max(discards, key=lambda a: discard_score(o, a.card))
+    for a in legal:
+        if a in (DRAW, END_TURN, YES):
+            return a
+    return legal[0]
+
+
+def wishes(o: Obs, ok: Ok) -> list[Action] | Sequence[Action]:
+    if o.phase == "choose":
+        return [ChooseHand(choose_stack(o))]
+    if o.phase == "ask":
+        return [YES if answer_yes(o) else NO]
+    if o.hand_len == 0 and not o.in_foot:
+        return [PICK_UP_FOOT]
+    if o.phase == "draw":
+        return draw_options(o, ok)
+    return play_options(o, ok)
+
+
+def choose_stack(o: Obs) -> int:
+    if not o.stack_tops:
+        return 0
+    a, b = o.stack_tops[o.seat]
+
+    def worth(c: Card) -> int:
+        return 100 if WILD[c] else (-100 if 4 <= c < 8 else o.rules.card_value[c])
+
+    return 0 if worth(a) >= worth(b) else 1
+
+
+def answer_yes(o: Obs) -> bool:
+    """A partner asks to go out: yes when our side gains by the hand ending now."""
+    rules = o.rules
+    mine = held_points(rules, o.hand) + 9 * o.foot_left
+    bonus = rules.scores.going_out
+    if o.stock_size <= 2 * rules.players.seats * max(rules.turn.draw, 1):
+        return True
+    lead = table_points(o, o.team) - max(
+        table_points(o, t) for t in range(len(o.melds)) if t != o.team)
+    return mine <= bonus + 150 or (lead > 0 and mine <= bonus + lead // 2)
+
+
+def draw_options(o: Obs, ok: Ok) -> list[Action]:
+    out: list[Action] = []
+    rules = o.rules
+    top = o.pile_top
+    late = o.stock_size <= rules.players.seats * rules.turn.draw and o.in_foot
+    if top is not None and NATURAL[top] and not late:
+        rank = RANK[top]
+        nats = naturals_of(o.hand, rank)
+        wilds = wilds_of(o.hand)
+        shows: list[tuple[Card, ...]] = []
+        if len(nats) >= 2:
+            shows.append(tuple(nats[:2]))
+        if nats and wilds and o.pile_size >= 4:
+            shows.append((nats[0], wilds[0]))
+        shows.append(())
+        counts = sorted({0, o.pile_size}, reverse=True)
+        opened = o.opened[o.team]
+        for shown in shows:
+            for count in counts:
+                if opened:
+                    out.append(TakePile(shown, count))
+                elif rules.pile.before_opening != "never":
+                    rest = o.hand[:]
+                    for c in shown:
+                        rest[c] -= 1
+                    value = rules.card_value[top] + sum(rules.card_value[c] for c in shown)
+                    clean = 1 if not any(WILD[c] for c in shown) else 0
+                    plan = plan_opening(o, rest, o.minimum - value, skip_rank=rank,
+                                        have_clean=clean, have_dirty=1 - clean)
+                    if plan is not None:
+                        out.append(TakePile(shown, count, tuple(tuple(m) for m in plan)))
+                    out.append(TakePile(shown, count))
+    if top is not None and not late and (WILD[top] or o.hand[top] or NATURAL[top]):
+        out.append(TAKE_UPCARD)
+    out.append(DRAW)
+    return out
+
+
+def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
+                 have_clean: int = 0, have_dirty: int = 0) -> list[list[Card]] | None:
+    """Melds to open with: clean ones first, then pairs with a wild and wilds on clean
+    melds while the value or the clean/dirty melds the opening needs fall short."""
+    rules = o.rules
+    mr = rules.meld
+    values = rules.card_value
+    melds: list[list[Card]] = []
+    pairs: list[list[Card]] = []
+    for rank in range(4, 15):
+        if rank == skip_rank:
+            continue
+        nats = naturals_of(hand, rank)
+        if len(nats) >= max(mr.min_size, mr.min_naturals):
+            melds.append(nats[:mr.book_size] if len(nats) > mr.book_size else nats)
+        elif len(nats) >= max(mr.min_naturals, 1) and len(nats) >= 2:
+            pairs.append(nats)
+    wilds = wilds_of(hand)
+    value = sum(values[c] for m in melds for c in m)
+    clean = len(melds) + have_clean
+    dirty = have_dirty
+    need_clean, need_dirty = rules.opening.clean_melds, rules.opening.dirty_melds
+    if clean < need_clean:
+        return None
+    pairs.sort(key=lambda m: -sum(values[c] for c in m))
+    for nats in pairs:
+        if value >= minimum and dirty >= need_dirty:
+            break
+        if not wilds:
+            break
+        w = wilds.pop()  # jokers first here: they carry the most points
+        melds.append([*nats, w])
+        value += values[w] + sum(values[c] for c in nats)
+        dirty += 1
+    # Wilds on clean melds (keeping the clean ones the opening must hold).
+    spare_clean = clean - need_clean
+    i = 0
+    while (value < minimum or dirty < need_dirty) and wilds and i < len(melds):
+        m = melds[i]
+        i += 1
+        if any(WILD[c] for c in m):
+            continue
+        if spare_clean <= 0:
+            continue
+        nat = len(m)
+        k = 0
+        while wilds and k < mr.max_wilds and (not mr.naturals_exceed_wilds or k + 1 < nat) \
+                and (value < minimum or dirty < need_dirty) and len(m) < mr.book_size:
+            w = wilds.pop()
+            m.append(w)
+            value += values[w]
+            k += 1
+        if k:
+            spare_clean -= 1
+            dirty += 1
+    if mr.sequences and value < minimum:
+        used = [0] * NUM_CARDS
+        for m in melds:
+            for c in m:
+                used[c] += 1
+        rest = [hand[c] - used[c] for c in range(NUM_CARDS)]
+        for suit in range(4):
+            for run in _runs(rest, suit):
+                if len(run) >= mr.min_size:
+                    run = run[:mr.book_size]
+                    melds.append(run)
+                    value += sum(values[c] for c in run)
+    if value < minimum or dirty < need_dirty or not melds:
+        return None
+    return melds
+
+
+def play_options(o: Obs, ok: Ok) -> list[Action]:
+    """Wishes for the play phase, best first (one action each time; the player is
+    asked again after each)."""
+    rules = o.rules
+    mr = rules.meld
+    hand = o.hand
+    out: list[Action] = []
+    team = o.team
+    if not o.opened[team]:
+        plan = plan_opening(o, hand, o.minimum)
+        if plan is not None:
+            out.append(LayDown(tuple(tuple(m) for m in plan)))
+            if len(plan) > 1:
+                # In the foot the last cards may have to stay: try without the smallest.
+                smaller = sorted(plan, key=len)[1:]
+                out.append(LayDown(tuple(tuple(m) for m in smaller)))
+        out.extend(going_out_options(o))
+        out.extend(discard_options(o))
+        return out
+    size = mr.book_size
+    melds = o.melds[team]
+    wilds = wilds_of(hand)
+    # 1. Naturals onto the team's melds of their rank (open ones first, then books).
+    order = sorted(range(len(melds)), key=lambda i: melds[i].size >= size)
+    for i in order:
+        m = melds[i]
+        if m.kind == RANK_MELD:
+            nats = naturals_of(hand, m.rank)
+            for k in range(len(nats), 0, -1):
+                out.append(AddToMeld(i, tuple(nats[:k])))
+        elif m.kind == SEQUENCE and m.size < size:
+            for c in _sequence_extension(hand, m, size):
+                out.append(AddToMeld(i, (c,)))
+        elif m.kind == WILD_MELD and m.size < size and wilds:
+            k = min(len(wilds), size - m.size)
+            out.append(AddToMeld(i, tuple(wilds[:k])))
+            if k > 1:
+                out.append(AddToMeld(i, (wilds[0],)))
+    # 2. New clean melds.
+    for rank in range(4, 15):
+        nats = naturals_of(hand, rank)
+        if len(nats) >= mr.min_size:
+            out.append(LayDown((tuple(nats[:size]),)))
+            if len(nats) > mr.min_size:
+                out.append(LayDown((tuple(nats[:mr.min_size]),)))
+    # 3. Sequences.
+    if mr.sequences:
+        for suit in range(4):
+            for run in _runs(hand, suit):
+                if len(run) >= mr.min_size:
+                    out.append(LayDown((tuple(run[:size]),)))
+    # 4. A wild-card meld.
+    clean_b, dirty_b, wild_b, _ = _books(o, team)
+    go = rules.going_out
+    if mr.wild_melds and len(wilds) >= mr.min_size and (
+            wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
+        out.append(LayDown((tuple(wilds[:size]),)))
+    # 5. Wilds on melds not needed as clean books.
+    if wilds:
+        out.extend(_wild_adds(o, melds, wilds, clean_b, dirty_b))
+    out.extend(going_out_options(o))
+    out.extend(discard_options(o))
+    return out
+
+
+def _sequence_extension(hand: list[int], m: MeldInfo, size: int) -> list[Card]:
+    out = []
+    if m.low > 4:
+        c = (m.low - 3) * 4 + m.suit
+        if hand[c]:
+            out.append(c)
+    if m.high < 14:
+        c = (m.high - 1) * 4 + m.suit
+        if hand[c]:
+            out.append(c)
+    return out
+
+
+def _wild_adds(o: Obs, melds: list[MeldInfo], wilds: list[Card], clean_b: int,
+               dirty_b: int) -> list[Action]:
+    rules = o.rules
+    mr = rules.meld
+    go = rules.going_out
+    size = mr.book_size
+    out: list[Action] = []
+    clean_needed = max(go.clean_books - clean_b, 0)
+    dirty_needed = max(go.dirty_books - dirty_b, 0)
+    open_rank = [i for i, m in enumerate(melds) if m.kind == RANK_MELD and m.size < size]
+    keep_clean = set(sorted((i for i in open_rank if melds[i].wilds == 0),
+                            key=lambda i: -melds[i].size)[:clean_needed])
+    heavy = len(wilds) >= 2 or o.in_foot or dirty_needed > 0
+    scored = []
+    for i in open_rank:
+        if i in keep_clean:
+            continue
+        m = melds[i]
+        room = mr.max_wilds - m.wilds
+        if mr.naturals_exceed_wilds:
+            room = min(room, m.naturals - m.wilds - 1)
+        need = size - m.size
+        if room <= 0:
+            continue
+        if need <= min(room, len(wilds)):
+            scored.append((0, -m.size, i, need))  # completes a book
+        elif m.wilds and heavy:
+            scored.append((1, -m.size, i, 1))
+        elif heavy and m.size >= 4:
+            scored.append((2, -m.size, i, 1))
+    scored.sort()
+    for _, _, i, k in scored:
+        out.append(AddToMeld(i, tuple(wilds[:k])))
+    # A pair with a wild, once dirty books are needed or wilds are plenty.
+    if heavy:
+        for rank in range(14, 3, -1):
+            nats = naturals_of(o.hand, rank)
+            if len(nats) == 2:
+                out.append(LayDown(((*nats, wilds[0]),)))
+    return out
+
+
+def going_out_options(o: Obs) -> list[Action]:
+    out: list[Action] = []
+    rules = o.rules
+    if (rules.going_out.permission and o.in_foot and o.permission is None
+            and o.hand_len <= 2):
+        out.append(ASK)
+    out.append(END_TURN)
+    return out
+
+
+def discard_score(o: Obs, c: Card) -> float:
+    """How willingly the heuristic throws ``c`` (higher: sooner)."""
+    rules = o.rules
+    if 4 <= c < 8:
+        return 2000.0 - rules.held_value[c]  # 3s: the costliest to hold go first
+    if WILD[c]:
+        return -1000.0 - rules.card_value[c]
+    rank = RANK[c]
+    hand = o.hand
+    base = (rank - 2) * 4
+    have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+    score = 0.5 * rules.card_value[c] - 120.0 * (have - 1)
+    size = rules.meld.book_size
+    for m in o.melds[o.team]:
+        if m.kind == RANK_MELD and m.rank == rank:
+            score -= 250.0 if m.size < size else 60.0
+    n = len(o.melds)
+    if n > 1:
+        nxt = (o.team + 1) % n
+        for m in o.melds[nxt]:
+            if m.kind == RANK_MELD and m.rank == rank and m.size < size:
+                score -= 150.0
+        known = o.known_next
+        k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
+        score -= 200.0 if k >= 2 else 70.0 * k
+    return score
+
+
+def discard_options(o: Obs) -> list[Action]:
+    cards = [c for c in range(NUM_CARDS) if o.hand[c]]
+    cards.sort(key=lambda c: -discard_score(o, c))
+    return [Discard(c) for c in cards]
+
+
+class HeuristicBot:
+    """The rule-based player (``medium`` in the user interface)."""
+
+    name = "heuristic"
+    uses_view = True
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        if view is None:
+            return legal[0]
+        return decide(obs_from_view(view, rules_of(view, legal)), legal.__contains__, legal)
+
+
+def rules_of(view: View, legal: Sequence[Action]) -> Rules:
+    """The rule set being played: carried by the legal actions, or the named preset."""
+    rules = getattr(legal, "rules", None)
+    if isinstance(rules, Rules):
+        return rules
+    return preset(view.rules)
