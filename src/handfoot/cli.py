@@ -260,6 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.0)
     p.add_argument("--verbose", action="store_true")
     p.set_defaults(func=cmd_watch)
+    from handfoot.server.command import add_serve_parser
+    add_serve_parser(sub)
     return parser
 
 
