@@ -1,4 +1,4 @@
-"""The ``handfoot`` command: variants, rules, replay, score, sim and watch."""
+"""The ``handfoot`` command: variants, rules, replay, score, sim, play and watch."""
 
 from __future__ import annotations
 
@@ -222,6 +222,22 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """One person plays in the terminal with a bot partner against bots."""
+    from handfoot.play import TerminalGame, level_bot
+
+    try:
+        rules = preset(args.variant)
+        level_bot(args.partner)
+        level_bot(args.opponents)
+    except (RulesError, ValueError) as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
+    return TerminalGame(rules, seed, args.partner, args.opponents,
+                        autoplay=args.autoplay, echo=not sys.stdin.isatty()).run()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="handfoot", description="Hand and Foot, by the rules.")
     parser.add_argument("--version", action="version", version=f"handfoot {__version__}")
@@ -253,6 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--plot", metavar="FILE", help="a PNG histogram of score differences")
     p.set_defaults(func=cmd_sim)
+    p = sub.add_parser("play", help="play in the terminal with a bot partner against bots")
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--partner", default="medium", help="easy, medium, hard (or a bot's name)")
+    p.add_argument("--opponents", default="medium", help="easy, medium, hard (or a bot's name)")
+    p.add_argument("--seed", type=int, help="the deals' seed (default: from the clock)")
+    p.add_argument("--autoplay", action="store_true", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_play)
     p = sub.add_parser("watch", help="watch bots play a whole game in the terminal")
     p.add_argument("--variant", default="classic")
     p.add_argument("--seed", type=int, default=1)
