@@ -147,15 +147,22 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(format_card(c) for c in sort_cards(cards))
 
 
-def sort_key(c: Card) -> tuple[int, int]:
-    """Sorted by rank as players hold them: 3s, 4 .. A, then 2s and jokers."""
+def _sort_key(c: Card) -> tuple[int, int]:
     r = rank_of(c)
     order = 20 + r if r in (TWO, JOKER_RANK) else r
     return (order, suit_of(c))
 
 
+_SORT_KEYS: Final = tuple(_sort_key(c) for c in range(NUM_CARDS))
+
+
+def sort_key(c: Card) -> tuple[int, int]:
+    """Sorted by rank as players hold them: 3s, 4 .. A, then 2s and jokers."""
+    return _SORT_KEYS[c]
+
+
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=sort_key)
+    return sorted(cards, key=_SORT_KEYS.__getitem__)
 
 
 def counts_of(cards: Iterable[Card]) -> list[int]:

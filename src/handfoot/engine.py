@@ -153,9 +153,12 @@ def high_card_cut(seats: int, rng: random.Random) -> int:
 class Meld:
     """A meld on the table; it is a book once it holds ``book_size`` cards."""
 
-    __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "suit", "wilds")
+    __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "suit", "view", "wilds")
 
     def __init__(self, kind: int, rank: int, suit: int, cards: list[Card]) -> None:
+        #: what a view made of this meld, as (cards, index, view): a cache for
+        #: :mod:`handfoot.views` (cards are only ever added to a meld)
+        self.view: tuple[int, int, object] | None = None
         self.kind = kind
         self.rank = rank
         self.suit = suit
@@ -170,6 +173,7 @@ class Meld:
         m = Meld.__new__(Meld)
         m.kind, m.rank, m.suit, m.cards = self.kind, self.rank, self.suit, self.cards[:]
         m.wilds, m.naturals, m.low, m.high = self.wilds, self.naturals, self.low, self.high
+        m.view = self.view
         return m
 
     def describe(self) -> str:

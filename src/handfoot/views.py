@@ -19,7 +19,7 @@ foot, no stock order, no pile below its top.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 from handfoot.actions import Action, action_to_json
 from handfoot.cards import Card, card_code, format_card, sort_cards
@@ -124,12 +124,18 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
     size = hand.rules.meld.book_size
     out = []
     for i, m in enumerate(hand.melds[team]):
+        cached = m.view  # a meld only grows, so its length says whether it changed
+        if cached is not None and cached[0] == len(m.cards) and cached[1] == i:
+            out.append(cast(MeldView, cached[2]))
+            continue
         complete = len(m.cards) >= size
-        out.append(MeldView(
+        view = MeldView(
             index=i, kind=KIND_NAMES[m.kind], label=m.describe(),
             cards=tuple(sort_cards(m.cards)), naturals=m.naturals, wilds=m.wilds,
             complete=complete, book=book_kind(hand.rules, m.kind, m.cards),
-            needs=max(size - len(m.cards), 0)))
+            needs=max(size - len(m.cards), 0))
+        m.view = (len(m.cards), i, view)
+        out.append(view)
     return tuple(out)
 
 
@@ -144,7 +150,8 @@ def _view(game: Game, seat: int | None) -> View:
             foot_count=(hand.foot_size(s) if hand.phase != Phase.CHOOSE or hand.feet[s] is not None
                         else len(hand.stacks[s][1])),
             in_foot=hand.in_foot[s], foot_turns=hand.foot_turns[s],
-            known=tuple(sort_cards(c for c, k in enumerate(hand.known[s]) for _ in range(k))),
+            known=(tuple(sort_cards(c for c, k in enumerate(hand.known[s]) for _ in range(k)))
+                   if any(hand.known[s]) else ()),
         )
         for s in range(hand.seats))
     teams = tuple(

@@ -27,7 +27,7 @@ actions it would like, best first, and plays the first one the engine accepts
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from handfoot.actions import (
     ASK,
@@ -47,7 +47,7 @@ from handfoot.actions import (
 from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
 from handfoot.rules import Rules, preset
-from handfoot.views import View
+from handfoot.views import MeldView, View
 
 _KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
 _PHASES = {Phase.CHOOSE: "choose", Phase.DRAW: "draw", Phase.PLAY: "play",
@@ -98,6 +98,25 @@ class Obs:
     stack_tops: tuple[tuple[Card, Card], ...]
 
 
+_MELD_CACHE: dict[int, tuple[object, MeldInfo]] = {}
+
+
+def _meld_info(m: MeldView) -> MeldInfo:
+    hit = _MELD_CACHE.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    kind = _KINDS[m.kind]
+    nats = [c for c in m.cards if NATURAL[c]]
+    rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
+    suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
+    ranks = [RANK[c] for c in m.cards]
+    info = MeldInfo(kind, rank, suit, len(m.cards), m.naturals, m.wilds, min(ranks), max(ranks))
+    if len(_MELD_CACHE) > 20_000:
+        _MELD_CACHE.clear()
+    _MELD_CACHE[id(m)] = (m, info)
+    return info
+
+
 def obs_from_view(view: View, rules: Rules) -> Obs:
     """The heuristic's reading of a seat's view."""
     assert view.seat is not None
@@ -114,19 +133,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     o.in_foot, o.foot_left = me.in_foot, me.foot_count
     o.opened = [t.opened for t in view.teams]
     o.minimum = view.teams[o.team].minimum
-    melds: list[list[MeldInfo]] = []
-    for t in view.teams:
-        ms = []
-        for m in t.melds:
-            kind = _KINDS[m.kind]
-            nats = [c for c in m.cards if NATURAL[c]]
-            rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
-            suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
-            ranks = [RANK[c] for c in m.cards]
-            ms.append(MeldInfo(kind, rank, suit, len(m.cards), m.naturals, m.wilds,
-                               min(ranks), max(ranks)))
-        melds.append(ms)
-    o.melds = melds
+    o.melds = [[_meld_info(m) for m in t.melds] for t in view.teams]
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
     o.pile_wild = view.pile_has_wild
     o.stock_size = view.stock_size
@@ -266,7 +273,8 @@ def fallback(o: Obs, legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-def wishes(o: Obs, ok: Ok) -> list[Action] | Sequence[Action]:
+def wishes(o: Obs, ok: Ok) -> Iterable[Action]:
+    """The actions the heuristic would like, best first (lazily)."""
     if o.phase == "choose":
         return [ChooseHand(choose_stack(o))]
     if o.phase == "ask":
@@ -411,25 +419,24 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
     return melds
 
 
-def play_options(o: Obs, ok: Ok) -> list[Action]:
+def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     """Wishes for the play phase, best first (one action each time; the player is
     asked again after each)."""
     rules = o.rules
     mr = rules.meld
     hand = o.hand
-    out: list[Action] = []
     team = o.team
     if not o.opened[team]:
         plan = plan_opening(o, hand, o.minimum)
         if plan is not None:
-            out.append(LayDown(tuple(tuple(m) for m in plan)))
+            yield (LayDown(tuple(tuple(m) for m in plan)))
             if len(plan) > 1:
                 # In the foot the last cards may have to stay: try without the smallest.
                 smaller = sorted(plan, key=len)[1:]
-                out.append(LayDown(tuple(tuple(m) for m in smaller)))
-        out.extend(going_out_options(o))
-        out.extend(discard_options(o))
-        return out
+                yield (LayDown(tuple(tuple(m) for m in smaller)))
+        yield from (going_out_options(o))
+        yield from (discard_options(o))
+        return
     size = mr.book_size
     melds = o.melds[team]
     wilds = wilds_of(hand)
@@ -438,42 +445,47 @@ def play_options(o: Obs, ok: Ok) -> list[Action]:
     for i in order:
         m = melds[i]
         if m.kind == RANK_MELD:
+            base = (m.rank - 2) * 4
+            if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
+                continue
             nats = naturals_of(hand, m.rank)
             for k in range(len(nats), 0, -1):
-                out.append(AddToMeld(i, tuple(nats[:k])))
+                yield (AddToMeld(i, tuple(nats[:k])))
         elif m.kind == SEQUENCE and m.size < size:
             for c in _sequence_extension(hand, m, size):
-                out.append(AddToMeld(i, (c,)))
+                yield (AddToMeld(i, (c,)))
         elif m.kind == WILD_MELD and m.size < size and wilds:
             k = min(len(wilds), size - m.size)
-            out.append(AddToMeld(i, tuple(wilds[:k])))
+            yield (AddToMeld(i, tuple(wilds[:k])))
             if k > 1:
-                out.append(AddToMeld(i, (wilds[0],)))
+                yield (AddToMeld(i, (wilds[0],)))
     # 2. New clean melds.
     for rank in range(4, 15):
+        base = (rank - 2) * 4
+        if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < mr.min_size:
+            continue
         nats = naturals_of(hand, rank)
         if len(nats) >= mr.min_size:
-            out.append(LayDown((tuple(nats[:size]),)))
+            yield (LayDown((tuple(nats[:size]),)))
             if len(nats) > mr.min_size:
-                out.append(LayDown((tuple(nats[:mr.min_size]),)))
+                yield (LayDown((tuple(nats[:mr.min_size]),)))
     # 3. Sequences.
     if mr.sequences:
         for suit in range(4):
             for run in _runs(hand, suit):
                 if len(run) >= mr.min_size:
-                    out.append(LayDown((tuple(run[:size]),)))
+                    yield (LayDown((tuple(run[:size]),)))
     # 4. A wild-card meld.
     clean_b, dirty_b, wild_b, _ = _books(o, team)
     go = rules.going_out
     if mr.wild_melds and len(wilds) >= mr.min_size and (
             wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
-        out.append(LayDown((tuple(wilds[:size]),)))
+        yield (LayDown((tuple(wilds[:size]),)))
     # 5. Wilds on melds not needed as clean books.
     if wilds:
-        out.extend(_wild_adds(o, melds, wilds, clean_b, dirty_b))
-    out.extend(going_out_options(o))
-    out.extend(discard_options(o))
-    return out
+        yield from (_wild_adds(o, melds, wilds, clean_b, dirty_b))
+    yield from (going_out_options(o))
+    yield from (discard_options(o))
 
 
 def _sequence_extension(hand: list[int], m: MeldInfo, size: int) -> list[Card]:
@@ -524,7 +536,11 @@ def _wild_adds(o: Obs, melds: list[MeldInfo], wilds: list[Card], clean_b: int,
         out.append(AddToMeld(i, tuple(wilds[:k])))
     # A pair with a wild, once dirty books are needed or wilds are plenty.
     if heavy:
+        hand = o.hand
         for rank in range(14, 3, -1):
+            base = (rank - 2) * 4
+            if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] != 2:
+                continue
             nats = naturals_of(o.hand, rank)
             if len(nats) == 2:
                 out.append(LayDown(((*nats, wilds[0]),)))
@@ -569,10 +585,11 @@ def discard_score(o: Obs, c: Card) -> float:
     return score
 
 
-def discard_options(o: Obs) -> list[Action]:
+def discard_options(o: Obs) -> Iterator[Action]:
     cards = [c for c in range(NUM_CARDS) if o.hand[c]]
     cards.sort(key=lambda c: -discard_score(o, c))
-    return [Discard(c) for c in cards]
+    for c in cards:
+        yield Discard(c)
 
 
 class HeuristicBot:
