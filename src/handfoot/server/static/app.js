@@ -1,0 +1,364 @@
+"use strict";
+// Hand and Foot web client. The server is the authority: this page only shows the
+// views it receives and sends actions; every rule is checked by the engine.
+const $ = (s) => document.querySelector(s);
+const hf = { state: null, selected: new Set(), staged: [], ws: null, token: null,
+             table: null, focus: 0, addMode: false, lastPreview: "" };
+window.hf = hf;
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const KIND_LABEL = { "draw": "Draw (D)", "take-upcard": "Take the upcard",
+  "pick-up-foot": "Pick up foot (F)", "end-turn": "End turn (E)", "ask": "Ask to go out (Q)" };
+
+function esc(t) { return String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
+async function api(path, body) {
+  const r = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+function cardHTML(code, extra = "", attrs = "") {
+  if (code === "JK") return `<span class="card joker ${extra}" ${attrs}><span>★</span><span>Joker</span></span>`;
+  const rank = code.slice(0, -1), suit = code.slice(-1);
+  const cls = (suit === "H" || suit === "D" ? "red " : "s-black ") + suit.toLowerCase();
+  return `<span class="card ${cls} ${extra}" ${attrs}><span>${rank}</span><span class="s">${SUITS[suit]}</span></span>`;
+}
+function cardText(code) { return code === "JK" ? "Joker" : code.slice(0, -1) + SUITS[code.slice(-1)]; }
+
+// ---------------------------------------------------------------- settings
+function applySettings() {
+  const size = localStorage.getItem("hf-size") || "1.5";
+  const four = localStorage.getItem("hf-four") === "1";
+  document.documentElement.style.setProperty("--card", size);
+  document.body.classList.toggle("four", four);
+  $("#size").value = size; $("#fourcolour").checked = four;
+}
+$("#size").addEventListener("input", (e) => { localStorage.setItem("hf-size", e.target.value); applySettings(); });
+$("#fourcolour").addEventListener("change", (e) => { localStorage.setItem("hf-four", e.target.checked ? "1" : "0"); applySettings(); });
+
+// ------------------------------------------------------------------- lobby
+let ruleSets = [];
+async function showLobby() {
+  $("#lobby").hidden = false;
+  const data = await api("/api/rule-sets");
+  ruleSets = data.rule_sets;
+  for (const sel of document.querySelectorAll(".rulesets")) {
+    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
+  }
+  for (const sel of document.querySelectorAll(".levels")) {
+    sel.innerHTML = data.levels.map((l) => `<option>${esc(l)}</option>`).join("");
+  }
+  hf.levels = data.levels;
+  seatChoice();
+  listTables();
+}
+function seatChoice() {
+  const r = ruleSets.find((x) => x.name === $("#new-rules").value) || { seats: 4 };
+  let html = "<h3>Seats</h3>";
+  for (let i = 0; i < r.seats; i++) {
+    html += `<label>Seat ${i + 1} (team ${(i % 2) + 1}) <select class="seat-kind" data-seat="${i}">
+      <option value="human">a person</option>
+      ${hf.levels.map((l, k) => `<option value="bot:${esc(l)}" ${i > 0 && k === 0 ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
+    </select></label>`;
+  }
+  $("#seat-choice").innerHTML = html;
+  $("#show-rules").href = "/api/rules/" + encodeURIComponent($("#new-rules").value);
+}
+$("#new-rules").addEventListener("change", seatChoice);
+async function houseRules(save) {
+  const body = { base: $("#new-rules").value, toml: $("#house-toml").value };
+  if (save) body.name = $("#house-name").value;
+  try {
+    const r = await api("/api/rule-sets/check", body);
+    const lines = r.changes.length ? r.changes.map((c) => `<li><b>${esc(c.setting)}</b>: ${esc(JSON.stringify(c.from))} → ${esc(JSON.stringify(c.to))}</li>`).join("") : "<li>no change from the preset</li>";
+    $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
+    if (save) { await showLobbyRules(r.name); }
+  } catch (e) { $("#house-result").innerHTML = `<p class="error" style="color:#a00"><b>${esc(e.message)}</b></p>`; }
+}
+async function showLobbyRules(select) {
+  const data = await api("/api/rule-sets");
+  ruleSets = data.rule_sets;
+  for (const sel of document.querySelectorAll(".rulesets")) {
+    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
+  }
+  $("#new-rules").value = select; seatChoice();
+}
+$("#house-check").addEventListener("click", () => houseRules(false));
+$("#house-save").addEventListener("click", () => houseRules(true));
+$("#create-table").addEventListener("click", async () => {
+  const seats = [...document.querySelectorAll(".seat-kind")].map((s) =>
+    s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) });
+  try {
+    const r = await api("/api/tables", { rules: $("#new-rules").value, seats });
+    $("#invites").innerHTML = "<h3>Invite links — one per person, keep them secret</h3>" + r.invites.map((i) =>
+      `<p class="invite">Seat ${i.seat + 1}: <a href="${esc(i.url)}">${esc(i.url)}</a></p>`).join("");
+    listTables();
+  } catch (e) { $("#invites").innerHTML = `<p style="color:#a00"><b>${esc(e.message)}</b></p>`; }
+});
+$("#quick-play").addEventListener("click", async () => {
+  try {
+    const r = await api("/api/play", { rules: $("#quick-rules").value, level: $("#quick-level").value });
+    localStorage.setItem("hf-token-" + r.id, r.token);
+    location.href = `/table/${r.id}?token=${encodeURIComponent(r.token)}`;
+  } catch (e) { alert(e.message); }
+});
+async function listTables() {
+  const data = await api("/api/tables");
+  const row = (t) => {
+    const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
+    const state = t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? `hand ${t.hand_number}, totals ${t.totals.join(" / ")}` : "waiting to start");
+    const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
+      : `<a href="/table/${t.id}">watch</a>`;
+    return `<li><b>${esc(t.rules)}</b> — ${esc(state)} — ${esc(who)} — ${links}</li>`;
+  };
+  const open = data.tables.filter((t) => !t.over), done = data.tables.filter((t) => t.over);
+  $("#table-list").innerHTML = `<h3>Open and in progress (${open.length})</h3><ul>${open.map(row).join("") || "<li>none</li>"}</ul>
+    <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>`;
+}
+
+// ------------------------------------------------------------------- table
+function connect() {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${hf.table}` + (hf.token ? `?token=${encodeURIComponent(hf.token)}` : "");
+  const ws = new WebSocket(url);
+  hf.ws = ws;
+  ws.onopen = () => { $("#status").textContent = hf.token ? "" : "watching"; };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "state") { hf.state = m; render(); }
+    else if (m.type === "error") { showMessage(m.message); if (m.fatal) hf.fatal = true; }
+    else if (m.type === "preview") { showPreview(m); }
+  };
+  ws.onclose = () => {
+    if (hf.fatal) return;
+    $("#status").textContent = "reconnecting…";
+    setTimeout(connect, 1000);
+  };
+}
+function send(msg) { if (hf.ws && hf.ws.readyState === 1) hf.ws.send(JSON.stringify(msg)); }
+function act(action) { showMessage(""); send({ type: "action", action }); }
+function showMessage(text) { $("#message").textContent = text; }
+function legalKinds() { return new Set((hf.state?.legal || []).map((a) => a.type)); }
+function myTurn() { const s = hf.state; return s && s.seat !== null && s.view.actor === s.seat && !s.view.game_over; }
+
+function selectedCodes() {
+  const hand = hf.state.view.hand;
+  return [...hf.selected].sort((a, b) => a - b).map((i) => hand[i]);
+}
+function layAction() {
+  const melds = hf.staged.map((g) => g.slice());
+  const cur = selectedCodes();
+  if (cur.length) melds.push(cur);
+  return { type: "lay-down", melds };
+}
+function stagedIndexes() { return new Set(hf.staged.flatMap((g) => g.idx)); }
+function requestPreview() {
+  if (!myTurn() || hf.state.view.phase !== "play") { $("#preview").textContent = ""; return; }
+  const a = layAction();
+  if (!a.melds.length) { $("#preview").textContent = ""; return; }
+  send({ type: "preview", action: a });
+}
+function showPreview(p) {
+  let t = p.minimum !== null && p.minimum !== undefined ? `${p.value} of ${p.minimum}` : `${p.value} points`;
+  t += p.ok ? " — you can lay these down" : ` — ${p.message}`;
+  $("#preview").textContent = t;
+}
+
+function render() {
+  const s = hf.state, v = s.view;
+  $("#table").hidden = false;
+  const me = s.seat;
+  // forget selections that no longer exist
+  hf.selected = new Set([...hf.selected].filter((i) => i < v.hand.length));
+  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq && (v.actor !== me || v.phase !== "play")) { hf.selected.clear(); hf.staged = []; }
+  hf.lastSeq = s.seq;
+  const seatName = (i) => i === me ? "You" : (s.seats[i].computer ? `Computer ${i + 1}` : `Player ${i + 1}`);
+  const myTeam = me === null ? 0 : v.players[me].team;
+  const minimum = v.teams[myTeam].minimum;
+  const phaseText = { choose: "choosing hands", draw: "to draw", play: "to play", ask: "to answer", over: "hand over" }[v.phase];
+  $("#info").innerHTML = `<span>${esc(s.rules)}</span><span>Hand ${v.hand_number} of ${v.hands_in_game}</span>
+    <span class="turn">${v.game_over ? "Game over" : (v.actor === me ? "Your turn " : esc(seatName(v.actor)) + " ") + (v.game_over ? "" : phaseText)}</span>
+    <span>Opening minimum: ${v.teams[myTeam].opened ? "opened" : minimum}</span>
+    <span>Totals: ${v.totals.map((t, i) => `team ${i + 1}: ${t}`).join(", ")}</span>`;
+  $("#others").innerHTML = v.players.map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""}" data-seat="${p.seat}">
+    <b>${esc(seatName(p.seat))}</b> (team ${p.team + 1})<br>hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}</div>`).join("");
+  $("#pile").innerHTML = `<span>Pile</span>${v.pile_top ? cardHTML(v.pile_top) : "<i>empty</i>"}<span>${v.pile_size} cards</span>${v.pile_frozen ? `<span class="frozen">FROZEN</span><span class="why">${esc(v.pile_frozen)}</span>` : ""}`;
+  $("#stock").innerHTML = `<span>Stock</span><b>${v.stock_size}</b><span>cards</span>` +
+    (v.stack_tops.length && me !== null ? `<span>Your stacks show ${cardText(v.stack_tops[me][0])} and ${cardText(v.stack_tops[me][1])}</span>` : "");
+  const canAdd = myTurn() && v.phase === "play";
+  $("#melds").innerHTML = v.teams.map((t) => `<div class="team ${t.team === myTeam ? "mine" : ""}">
+    <h3>${t.team === myTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} ${t.opened ? "" : "(not opened)"}${t.books_to_go_out ? ` — to go out: ${esc(t.books_to_go_out)}` : (t.opened ? " — can go out" : "")}</h3>
+    ${t.melds.map((m) => `<div class="meld ${t.team === myTeam && canAdd ? "target" : ""}" data-meld="${m.index}" data-team="${t.team}">
+      <b>${m.index + 1}.</b> ${esc(m.label)} ${m.cards.map((c) => cardHTML(c, "small")).join("")}
+      <span class="tag ${m.book || ""}">${m.complete ? (m.book || "") + " book, " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span></div>`).join("") || "<p>No melds yet.</p>"}
+    ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
+  for (const el of document.querySelectorAll(".meld.target")) {
+    el.addEventListener("click", () => addTo(Number(el.dataset.meld)));
+  }
+  // the hand
+  const staged = stagedIndexes();
+  $("#hand").innerHTML = v.hand.map((c, i) => staged.has(i) ? "" : cardHTML(c, hf.selected.has(i) ? "selected" : "",
+    `tabindex="0" role="button" aria-pressed="${hf.selected.has(i)}" data-i="${i}" data-code="${c}" aria-label="${cardText(c)}"`)).join("") ||
+    (me === null ? "<p>You are watching: hands are hidden.</p>" : "<p>Your hand is empty.</p>");
+  for (const el of document.querySelectorAll("#hand .card")) {
+    el.addEventListener("click", () => toggle(Number(el.dataset.i)));
+  }
+  $("#staged").innerHTML = hf.staged.length ? "Melds to lay down: " + hf.staged.map((g, k) => `<span class="meld">${g.map((c) => cardHTML(c, "small")).join("")}</span>`).join(" ") + ` <button id="unstage">Put back</button>` : "";
+  if (hf.staged.length) $("#unstage").addEventListener("click", () => { hf.staged = []; render(); requestPreview(); });
+  renderActions();
+  renderSheet();
+  const banner = $("#banner");
+  if (v.game_over) {
+    banner.hidden = false;
+    banner.innerHTML = `<b>Game over.</b> Winner: ${v.winners.map((w) => "team " + (w + 1)).join(" & ")}. Totals ${v.totals.join(" / ")}.
+      <a style="color:#fff" href="/?replay=${s.table}">Replay it</a> · <a style="color:#fff" href="/api/tables/${s.table}/record" download>Download the record</a>`;
+  } else if (s.last_hand && v.hand_number === s.last_hand.number + 1 && v.history.length < 8) {
+    banner.hidden = false;
+    banner.innerHTML = `<b>Hand ${s.last_hand.number} is over</b> (${s.last_hand.ended_by === "out" ? "seat " + (s.last_hand.went_out + 1) + " went out" : "the stock ran out"}). ` +
+      s.last_hand.teams.map((t) => `Team ${t.team + 1}: ${t.total} (${t.lines.map((l) => esc(l[0]) + " " + l[1]).join(", ")})`).join(" · ");
+  } else banner.hidden = true;
+  $(".computer-toggle").hidden = me === null;
+  $("#computer").checked = me !== null && s.seats[me].computer;
+  $("#status").textContent = me === null ? "watching" : "";
+  const cards = document.querySelectorAll("#hand .card");
+  if (cards.length && document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")) {
+    cards[Math.min(hf.focus, cards.length - 1)].focus();
+  }
+}
+function button(id, label, enabled, fn) {
+  return { id, label, enabled, fn };
+}
+function renderActions() {
+  const s = hf.state, v = s.view, kinds = legalKinds(), mine = myTurn();
+  const sel = selectedCodes();
+  const btns = [];
+  if (v.phase === "choose") {
+    btns.push(button("choose-1", "Choose stack 1 as hand", kinds.has("choose-hand"), () => act({ type: "choose-hand", stack: 0 })));
+    btns.push(button("choose-2", "Choose stack 2 as hand", kinds.has("choose-hand"), () => act({ type: "choose-hand", stack: 1 })));
+  }
+  btns.push(button("draw", KIND_LABEL.draw, kinds.has("draw"), () => act({ type: "draw" })));
+  if (kinds.has("take-upcard")) btns.push(button("upcard", KIND_LABEL["take-upcard"], true, () => act({ type: "take-upcard" })));
+  btns.push(button("pile", "Take pile (P)", kinds.has("take-pile"), takePile));
+  btns.push(button("group", "Group as meld (G)", mine && v.phase === "play" && sel.length > 0, stage));
+  btns.push(button("lay", "Lay down (L)", mine && v.phase === "play" && (sel.length > 0 || hf.staged.length > 0), () => act(layAction())));
+  btns.push(button("add", "Add to meld (A)", mine && v.phase === "play" && sel.length > 0, () => { hf.addMode = true; showMessage("Click one of your team's melds, or type its number."); }));
+  btns.push(button("discard", "Discard (X)", mine && v.phase === "play" && sel.length === 1, () => act({ type: "discard", card: sel[0] })));
+  btns.push(button("foot", KIND_LABEL["pick-up-foot"], kinds.has("pick-up-foot"), () => act({ type: "pick-up-foot" })));
+  if (kinds.has("end-turn")) btns.push(button("end", KIND_LABEL["end-turn"], true, () => act({ type: "end-turn" })));
+  if (kinds.has("ask")) btns.push(button("ask", KIND_LABEL.ask, true, () => act({ type: "ask" })));
+  if (kinds.has("answer")) {
+    btns.push(button("yes", "Yes, go out (Y)", true, () => act({ type: "answer", yes: true })));
+    btns.push(button("no", "No, not yet (N)", true, () => act({ type: "answer", yes: false })));
+  }
+  if (v.phase === "ask" && !kinds.has("answer")) btns.push(button("asked", "Waiting for partner's answer", false, () => {}));
+  const box = $("#actions");
+  box.innerHTML = "";
+  for (const b of btns) {
+    const el = document.createElement("button");
+    el.id = "act-" + b.id; el.textContent = b.label; el.disabled = !b.enabled;
+    el.addEventListener("click", b.fn);
+    box.appendChild(el);
+  }
+  $("#pile-options").innerHTML = "";
+}
+function toggle(i) {
+  if (hf.selected.has(i)) hf.selected.delete(i); else hf.selected.add(i);
+  hf.focus = [...document.querySelectorAll("#hand .card")].findIndex((e) => Number(e.dataset.i) === i);
+  render(); requestPreview();
+}
+function stage() {
+  const idx = [...hf.selected];
+  const g = selectedCodes(); g.idx = idx;
+  hf.staged.push(g); hf.selected.clear(); render(); requestPreview();
+}
+function addTo(meld) {
+  const cards = selectedCodes();
+  if (!cards.length) { showMessage("Select the cards to add first."); return; }
+  hf.addMode = false;
+  act({ type: "add", meld, cards });
+}
+function takePile() {
+  const opts = (hf.state.legal || []).filter((a) => a.type === "take-pile");
+  const sel = selectedCodes().sort().join(" ");
+  const match = opts.filter((a) => (a.shown || []).slice().sort().join(" ") === sel && !(a.opening || []).length);
+  if (match.length === 1 || (match.length && !sel)) { act(match[0]); return; }
+  if (opts.length === 1) { act(opts[0]); return; }
+  const box = $("#pile-options");
+  box.innerHTML = "<p>Take the pile how?</p>";
+  opts.slice(0, 40).forEach((a) => {
+    const el = document.createElement("button");
+    el.textContent = "Show " + (a.shown || []).map(cardText).join(" ") + (a.count ? ` take ${a.count}` : "") +
+      ((a.opening || []).length ? " + open with " + a.opening.map((m) => m.map(cardText).join(" ")).join(" | ") : "");
+    el.addEventListener("click", () => act(a));
+    box.appendChild(el);
+  });
+}
+function renderSheet() {
+  const v = hf.state.view;
+  const teams = v.teams.length;
+  let html = `<table class="sheet"><tr><th>Hand</th>${v.teams.map((t) => `<th>Team ${t.team + 1}</th>`).join("")}</tr>`;
+  v.hand_scores.forEach((row, i) => { html += `<tr><td>${i + 1}</td>${row.map((x) => `<td>${x}</td>`).join("")}</tr>`; });
+  html += `<tr><th>Total</th>${v.totals.slice(0, teams).map((x) => `<th>${x}</th>`).join("")}</tr></table>`;
+  if (hf.state.last_hand) {
+    html += `<p>Hand ${hf.state.last_hand.number}, item by item:</p>` + hf.state.last_hand.teams.map((t) =>
+      `<p><b>Team ${t.team + 1}: ${t.total}</b> — ${t.lines.map((l) => esc(l[0]) + ": " + l[1]).join(", ")}</p>`).join("");
+  }
+  $("#sheet").innerHTML = html;
+}
+document.addEventListener("keydown", (e) => {
+  if ($("#table").hidden || !hf.state || e.target.matches("input, textarea, select")) return;
+  const k = e.key.toLowerCase();
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const click = (id) => { const b = $("#act-" + id); if (b && !b.disabled) b.click(); };
+  if (hf.addMode && /^[0-9]$/.test(k)) { addTo(Number(k) - 1); return; }
+  if (k === "arrowright" || k === "arrowleft") {
+    if (!cards.length) return;
+    hf.focus = Math.max(0, Math.min(cards.length - 1, hf.focus + (k === "arrowright" ? 1 : -1)));
+    cards[hf.focus].focus(); e.preventDefault();
+  } else if (k === " " || k === "enter") {
+    const el = document.activeElement;
+    if (el && el.dataset && el.dataset.i !== undefined) { toggle(Number(el.dataset.i)); e.preventDefault(); }
+  } else if (k === "escape") { hf.selected.clear(); hf.staged = []; hf.addMode = false; render(); }
+  else {
+    const map = { d: "draw", p: "pile", l: "lay", g: "group", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" };
+    if (map[k]) { click(map[k]); e.preventDefault(); }
+  }
+});
+$("#computer").addEventListener("change", (e) => send({ type: "computer", on: e.target.checked }));
+
+// ------------------------------------------------------------------ replay
+async function showReplay(id) {
+  $("#replay").hidden = false;
+  $("#replay-record").href = `/api/tables/${id}/record`;
+  let step = 0, total = 0;
+  const go = async (n) => {
+    const r = await api(`/api/tables/${id}/replay?step=${Math.max(0, n)}`);
+    step = r.step; total = r.total;
+    $("#replay-step").textContent = `step ${step} of ${total}`;
+    const v0 = r.views[0];
+    const last = v0.history.length ? v0.history[v0.history.length - 1] : null;
+    $("#replay-body").innerHTML = `<p>Hand ${v0.hand_number}. ${last ? "Last: seat " + (last.seat + 1) + " — " + esc(last.type) : ""} · pile ${v0.pile_top ? cardText(v0.pile_top) : "empty"} · stock ${v0.stock_size} · totals ${v0.totals.join(" / ")}</p>` +
+      r.views.map((v) => `<div class="team"><b>Seat ${v.seat + 1}</b> (team ${v.players[v.seat].team + 1}) ${v.hand.map((c) => cardHTML(c, "small")).join("")}</div>`).join("") +
+      v0.teams.map((t) => `<div class="team"><b>Team ${t.team + 1}</b> ${t.melds.map((m) => `<div class="meld">${esc(m.label)}: ${m.cards.map((c) => cardHTML(c, "small")).join("")}</div>`).join("")}</div>`).join("");
+  };
+  $("#replay-first").onclick = () => go(0);
+  $("#replay-prev").onclick = () => go(step - 1);
+  $("#replay-next").onclick = () => go(step + 1);
+  $("#replay-last").onclick = () => go(total);
+  await go(0);
+}
+
+// ------------------------------------------------------------------- start
+applySettings();
+(function start() {
+  const m = location.pathname.match(/^\/table\/([A-Za-z0-9_-]+)/);
+  const params = new URLSearchParams(location.search);
+  if (m) {
+    hf.table = m[1];
+    hf.token = params.get("token") || localStorage.getItem("hf-token-" + hf.table);
+    if (hf.token) localStorage.setItem("hf-token-" + hf.table, hf.token);
+    connect();
+  } else if (params.get("replay")) {
+    showReplay(params.get("replay"));
+  } else {
+    showLobby();
+  }
+})();
