@@ -1,0 +1,167 @@
+"""The web page in a real browser (Chromium driven by Playwright) against a real server.
+
+Skipped, with the reason, where Chromium or Playwright is missing; CI installs both
+(``.ci/run``) and sets HANDFOOT_REQUIRE_BROWSER so that there they must run."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from handfoot.server.testing import ServerProcess
+from server_fixtures import sqlite_url  # noqa: F401
+
+CHROMIUM = os.environ.get("HANDFOOT_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover
+    sync_playwright = None  # type: ignore[assignment]
+
+_missing = ("playwright is not installed" if sync_playwright is None
+            else None if Path(CHROMIUM).exists() else f"no Chromium at {CHROMIUM}")
+if _missing and os.environ.get("HANDFOOT_REQUIRE_BROWSER"):
+    raise RuntimeError(f"browser tests required but {_missing}")
+pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
+    with ServerProcess(sqlite_url, bot_delay=0.0) as s:
+        yield s
+
+
+def state(page: Page) -> Any:
+    return page.evaluate("window.hf.state")
+
+
+def wait_seq(page: Page, seq: int, timeout: float = 15) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        st = state(page)
+        if st is not None and st["seq"] > seq:
+            return st
+        assert time.monotonic() < deadline, f"no new state after seq {seq}"
+        page.wait_for_timeout(30)
+
+
+def wait_my_turn(page: Page, timeout: float = 30) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        st = state(page)
+        if st is not None and (st["view"]["game_over"] or (
+                st["view"]["actor"] == st["seat"] and st["legal"])):
+            return st
+        assert time.monotonic() < deadline, "my turn did not come"
+        page.wait_for_timeout(30)
+
+
+def play_one(page: Page, st: Any) -> None:
+    """One action through the page, as a person would: buttons, cards, keys."""
+    kinds = {a["type"] for a in st["legal"]}
+    if "choose-hand" in kinds:
+        page.click("#act-choose-1")
+    elif "answer" in kinds:
+        page.click("#act-yes")
+    elif "draw" in kinds:
+        page.keyboard.press("d")  # the keyboard shortcut
+    elif "pick-up-foot" in kinds:
+        page.click("#act-foot")
+    else:
+        card = next(a["card"] for a in st["legal"] if a["type"] == "discard")
+        page.locator(f'#hand .card[data-code="{card}"]').first.click()
+        page.click("#act-discard")
+    wait_seq(page, st["seq"])
+
+
+def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
+                                                        server: ServerProcess) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-rules option", state="attached")
+    page.select_option("#quick-rules", "texas-good-sam")
+    page.click("#quick-play")
+    page.wait_for_selector("#hand .card")
+    previewed = False
+    for _ in range(400):
+        st = wait_my_turn(page)
+        if st["view"]["game_over"]:
+            break
+        if not previewed and st["view"]["phase"] == "play":
+            # laying down shows live what the selection is worth against the minimum
+            for i in range(3):
+                page.locator("#hand .card").nth(i).click()
+            page.wait_for_function(
+                "document.querySelector('#preview').textContent.includes(' of 120')")
+            page.click("#act-lay")  # refused: the engine's own message is shown
+            page.wait_for_function("document.querySelector('#message').textContent.length > 3")
+            page.keyboard.press("Escape")
+            previewed = True
+            continue
+        play_one(page, st)
+    else:
+        raise AssertionError("the game did not end")
+    assert previewed
+    page.wait_for_selector("#banner:has-text('Game over')")
+    assert page.locator("#sheet table").count() == 1
+    assert not errors, errors
+    page.set_viewport_size({"width": 768, "height": 1024})  # a tablet's width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    page.close()
+
+
+def test_two_people_at_one_table_and_a_refresh_mid_turn(browser: Browser,
+                                                        server: ServerProcess) -> None:
+    table = server.post("/api/tables", {"rules": "six-deck", "seed": 3, "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]})
+    urls = [i["url"].replace("localhost", "127.0.0.1") for i in table["invites"]]
+    contexts = [browser.new_context(viewport={"width": 1024, "height": 800}) for _ in urls]
+    pages = [c.new_page() for c in contexts]
+    for p, u in zip(pages, urls, strict=True):
+        p.goto(u)
+        p.wait_for_selector("#hand .card")
+    refreshed = False
+    for _ in range(60):
+        sts = [state(p) for p in pages]
+        for seat, (page, st) in enumerate(zip(pages, sts, strict=True)):
+            assert st["seat"] == seat
+            # each person's page shows exactly their own hand, never the other's
+            shown = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)")
+            assert len(shown) <= len(st["view"]["hand"])
+        actor = sts[0]["view"]["actor"]
+        if actor not in (0, 1):
+            pages[0].wait_for_timeout(30)
+            continue
+        page = pages[actor]
+        st = wait_my_turn(page)
+        if not refreshed and st["view"]["phase"] == "play":
+            before = st
+            page.reload()  # a refresh in the middle of a turn returns the person to the seat
+            page.wait_for_selector("#hand .card")
+            after = wait_my_turn(page)
+            assert after["seq"] == before["seq"] and after["view"] == before["view"]
+            refreshed = True
+            st = after
+        play_one(page, st)
+        if refreshed and st["seq"] > 40:
+            break
+    assert refreshed
+    for c in contexts:
+        c.close()
