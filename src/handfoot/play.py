@@ -55,6 +55,10 @@ def level_bot(level: str) -> str:
     if level in LEVELS:
         for name in LEVELS[level]:
             if name in BOTS:
+                try:
+                    make_bot(name, 0)
+                except ImportError:  # registered, but its module is not there (yet)
+                    continue
                 return name
     if level in BOTS:
         return level
