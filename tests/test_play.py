@@ -32,6 +32,10 @@ class AskerBot(RandomBot):
         return ASK if ASK in legal else legal[0]
 
 
+def missing_module(seed: int) -> RandomBot:
+    raise ImportError("no module named handfoot.bots.nothing")
+
+
 def first_view() -> tuple[TerminalGame, View]:
     """The game of ARGS as it stands when the person is first asked to move."""
     t = TerminalGame(preset("texas-good-sam"), 3, "easy", "easy",
@@ -49,6 +53,8 @@ def test_levels_use_the_bots_there_are(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BOTS, "heuristic", RandomBot)
     assert [level_bot(x) for x in ("easy", "medium", "hard")] == ["random", "heuristic",
                                                                   "heuristic"]
+    monkeypatch.setitem(BOTS, "expert", missing_module)
+    assert level_bot("hard") == "heuristic"
     monkeypatch.setitem(BOTS, "expert", RandomBot)
     assert level_bot("hard") == "expert" and level_bot("random") == "random"
     with pytest.raises(ValueError, match="no level or bot called 'genius'"):
