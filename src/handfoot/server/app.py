@@ -27,13 +27,21 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.actions import ActionSyntaxError, action_from_json
-from handfoot.bots import BOTS
 from handfoot.engine import IllegalAction
 from handfoot.game import Game
 from handfoot.records import dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.store import Store
-from handfoot.server.tables import Connection, LiveTable, Manager, new_token, token_hash
+from handfoot.server.tables import (
+    Connection,
+    LiveTable,
+    Manager,
+    default_level,
+    levels,
+    message_for,
+    new_token,
+    token_hash,
+)
 from handfoot.views import public_view, seat_view
 
 STATIC = Path(__file__).parent / "static"
@@ -102,15 +110,15 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         for i, s in enumerate(seats):
             if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
                 raise ApiError(f"Seat {i + 1} must be a person or a computer player.")
-            level = s.get("level", "random")
-            if s["kind"] == "bot" and level not in BOTS:
+            level = s.get("level", default_level())
+            if s["kind"] == "bot" and level not in levels():
                 raise ApiError(f"There is no computer player called {level!r}; "
-                               f"the levels are {', '.join(BOTS)}.")
+                               f"the levels are {', '.join(levels())}.")
             name = str(s.get("name", ""))[:40]
             if s["kind"] == "human":
                 tok = new_token()
                 stored.append({"kind": "human", "name": name, "token_hash": token_hash(tok),
-                               "level": level if level in BOTS else "random"})
+                               "level": level if level in levels() else default_level()})
                 tokens.append(tok)
             else:
                 stored.append({"kind": "bot", "level": level, "name": name})
@@ -133,7 +141,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         for name, base in store.rule_sets():
             out.append({"name": name, "title": f"house rules from {base}",
                         "seats": _rules_named(store, name).players.seats, "saved": True})
-        return JSONResponse({"rule_sets": out, "levels": list(BOTS)})
+        return JSONResponse({"rule_sets": out, "levels": levels()})
 
     async def api_rules(request: Request) -> Response:
         rules = _rules_named(store, request.path_params["name"])
@@ -191,7 +199,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         """Play against the computer: you and a computer partner against two computers."""
         data = await _body(request)
         rules_name = str(data.get("rules", "texas-good-sam"))
-        level = str(data.get("level", "random"))
+        level = str(data.get("level", default_level()))
         rules = _rules_named(store, rules_name)
         seats: list[dict[str, Any]] = [{"kind": "human", "name": str(data.get("name", "You"))}]
         seats += [{"kind": "bot", "level": level} for _ in range(rules.players.seats - 1)]
@@ -260,7 +268,6 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         table.connections.append(conn)
         try:
             await send(_hello(table, seat))
-            from handfoot.server.tables import message_for
             await send(message_for(table, seat))
             while True:
                 raw = await ws.receive()

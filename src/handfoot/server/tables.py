@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from handfoot import bots as bots_module
 from handfoot.actions import Action, LayDown, action_from_json, action_to_json
-from handfoot.bots import BOTS, make_bot
+from handfoot.bots import BOTS, Bot, make_bot
 from handfoot.engine import IllegalAction
 from handfoot.game import Game
 from handfoot.rules import Rules
@@ -27,6 +28,16 @@ from handfoot.views import public_view, seat_view
 log = logging.getLogger("handfoot.server")
 
 MAX_LEGAL = 400  #: legal actions listed in one message
+
+
+def levels() -> list[str]:
+    """The computer players' levels offered to people (``easy``...), then every bot."""
+    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
+    return [*named, *(b for b in BOTS if b not in named)]
+
+
+def default_level() -> str:
+    return levels()[0]
 
 
 def token_hash(token: str) -> str:
@@ -55,6 +66,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
+    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)  #: seat: (level, bot)
 
     @property
     def id(self) -> str:
@@ -203,7 +215,7 @@ class Manager:
         if seats[seat]["kind"] != "human":
             return
         seats[seat]["computer"] = on
-        seats[seat].setdefault("level", "random")
+        seats[seat].setdefault("level", default_level())
         self.store.set_seats(table.id, seats)
         table.row = TableRow(table.row.id, table.row.rules_name, table.row.rules_toml,
                              table.row.seed, seats, table.row.created)
@@ -224,17 +236,31 @@ class Manager:
                     if game.over or not table.is_bot(game.actor):
                         break
                     seat = game.actor
-                    level = table.seats[seat].get("level") or "random"
-                    bot = make_bot(level if level in BOTS else "random",
-                                   seed=table.row.seed * 100_003 + table.seq)
+                    bot = self._bot(table, seat)
                     legal = game.legal_actions()
                     view = seat_view(game, seat) if bot.uses_view else None
-                    self._act_locked(table, seat, bot.choose(view, legal))
+                    # a slow computer player thinks in a thread; the lock keeps the game still
+                    action = await asyncio.to_thread(bot.choose, view, legal)
+                    self._act_locked(table, seat, action)
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("computer player failed at table %s", table.id)
+
+    @staticmethod
+    def _bot(table: LiveTable, seat: int) -> Bot:
+        level = table.seats[seat].get("level") or default_level()
+        held = table.bots.get(seat)
+        if held is not None and held[0] == level:
+            return held[1]
+        try:
+            bot = make_bot(level, seed=table.row.seed * 10 + seat)
+        except Exception:  # a level this version does not have
+            log.exception("no computer player %r; playing at the first level", level)
+            bot = make_bot(default_level(), seed=table.row.seed * 10 + seat)
+        table.bots[seat] = (level, bot)
+        return bot
 
     async def close(self) -> None:
         self.closing = True
