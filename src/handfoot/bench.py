@@ -1,0 +1,128 @@
+"""``handfoot bench``: how fast the engine and the bots are, on one core.
+
+For each preset: hands per second with random v random and with heuristic v heuristic
+(every action checked by the engine, as in ``handfoot sim``), and the expert's median
+and 95th-percentile time per decision (every decision it makes, playing with an expert
+partner against two heuristic players). One process, one core. The default sizes finish
+within a minute for the five presets; ``--hands`` and ``--decisions`` make it longer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from handfoot.actions import Action
+from handfoot.arena import hand_seed, play, seat_bots
+from handfoot.bots import Bot
+from handfoot.bots.expert import ExpertBot
+from handfoot.bots.heuristic import HeuristicBot
+from handfoot.game import Game
+from handfoot.rules import PRESET_NAMES, Rules, preset
+from handfoot.views import View
+
+DEFAULT_RANDOM_HANDS = 12
+DEFAULT_HEURISTIC_HANDS = 40
+DEFAULT_DECISIONS = 60
+
+
+def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 0) -> float:
+    """Single hands (each the first of a fresh game) played one after another."""
+    start = time.perf_counter()
+    for i in range(hands):
+        s = hand_seed(seed, i)
+        play(Game(rules, s), seat_bots(rules, bots, s), hands=1)
+    return hands / (time.perf_counter() - start)
+
+
+class _Timed:
+    """A bot whose every decision is timed."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.uses_view = bot.uses_view
+        self.times = times
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        start = time.perf_counter()
+        action = self.bot.choose(view, legal)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
+def expert_decision_times(rules: Rules, decisions: int, seed: int = 0) -> list[float]:
+    """Seconds per decision of the expert (team 0) against the heuristic (the others),
+    over at least ``decisions`` decisions (whole hands)."""
+    times: list[float] = []
+    i = 0
+    while len(times) < decisions:
+        s = hand_seed(seed, i)
+        bots: list[Bot] = [
+            _Timed(ExpertBot(s * 31 + seat), times) if rules.team_of[seat] == 0
+            else HeuristicBot(s * 31 + seat) for seat in range(rules.players.seats)]
+        game = Game(rules, s)
+        play(game, bots, hands=1)
+        i += 1
+    return times
+
+
+def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
+                 decisions: int, seed: int = 0) -> dict[str, Any]:
+    times = sorted(expert_decision_times(rules, decisions, seed))
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    return {
+        "random_hands_per_s": round(hands_per_second(rules, ("random",), random_hands, seed), 1),
+        "heuristic_hands_per_s": round(
+            hands_per_second(rules, ("heuristic",), heuristic_hands, seed), 1),
+        "expert_ms_per_decision_median": round(1000 * statistics.median(times), 2),
+        "expert_ms_per_decision_p95": round(1000 * p95, 2),
+        "expert_decisions": len(times),
+        "random_hands": random_hands,
+        "heuristic_hands": heuristic_hands,
+    }
+
+
+def run(names: Sequence[str], random_hands: int, heuristic_hands: int, decisions: int,
+        seed: int = 0) -> dict[str, dict[str, Any]]:
+    return {name: bench_preset(preset(name), random_hands, heuristic_hands, decisions, seed)
+            for name in names}
+
+
+def add_parser(sub: Any) -> None:
+    """The ``bench`` subcommand (registered by :mod:`handfoot.cli`)."""
+    p = sub.add_parser("bench", help="engine and bot speed per preset, on one core")
+    p.add_argument("--json", action="store_true", help="one JSON object keyed by preset")
+    p.add_argument("--hands", type=int, default=0,
+                   help=f"hands per measure (default {DEFAULT_RANDOM_HANDS} random v random, "
+                        f"{DEFAULT_HEURISTIC_HANDS} heuristic v heuristic)")
+    p.add_argument("--decisions", type=int, default=DEFAULT_DECISIONS,
+                   help="expert decisions to time per preset (whole hands are played)")
+    p.add_argument("--variant", action="append", choices=PRESET_NAMES,
+                   help="only this preset (repeatable); default: all five")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    names = args.variant or list(PRESET_NAMES)
+    random_hands = args.hands or DEFAULT_RANDOM_HANDS
+    heuristic_hands = args.hands or DEFAULT_HEURISTIC_HANDS
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        out[name] = bench_preset(preset(name), random_hands, heuristic_hands,
+                                 args.decisions, args.seed)
+        if not args.json:
+            r = out[name]
+            print(f"{name:18} random {r['random_hands_per_s']:7.1f} hands/s   "
+                  f"heuristic {r['heuristic_hands_per_s']:7.1f} hands/s   expert "
+                  f"{r['expert_ms_per_decision_median']:7.1f} ms median, "
+                  f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
+                  f"({r['expert_decisions']} decisions)", flush=True)
+    if args.json:
+        print(json.dumps(out, indent=1))
+    return 0

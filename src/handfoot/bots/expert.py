@@ -1,0 +1,299 @@
+"""``expert``: a search player for imperfect information.
+
+At the decisions that matter (draw or take the pile, which card to discard, how to
+answer a partner who asks to go out) the expert takes the heuristic's best few
+candidates and scores each by determinized Monte Carlo: it deals the cards it cannot
+see at random in a way consistent with everything its seat knows (:func:`sample_world`:
+the unseen cards are the full deck minus its own hand, every meld, the red 3s on the
+boards, the pile as the public history shows it, and the cards other players were seen
+taking from the pile, which stay in their hands), builds a :class:`~handfoot.engine.Hand`
+for each such world, plays the candidate and then lets the heuristic play every seat
+for a number of turns, and scores the result (its team's score minus the best other
+team's, with the cards still held counting against their holders). The same worlds
+are used for every candidate, so the comparison is not drowned by the luck of the deal.
+Every other decision (melding, adding) is the heuristic's.
+
+The budget is a number of worlds per decision (``worlds``) and a time cap per decision
+(``max_seconds``); the search and its sampling are seeded from the bot's seed and the
+decision's place in the hand, so the same view with the same seed gives the same choice.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from handfoot.actions import (
+    DRAW,
+    NO,
+    YES,
+    Action,
+    Discard,
+    Draw,
+    EndTurn,
+    TakePile,
+    TakeUpcard,
+)
+from handfoot.bots.heuristic import decide, obs_from_hand, obs_from_view, rules_of, wishes
+from handfoot.cards import NATURAL, NUM_CARDS, RANK, SUIT, Card
+from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, full_deck
+from handfoot.rules import Rules
+from handfoot.scoring import score_hand
+from handfoot.views import View
+
+_KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
+_PHASES = {"draw": Phase.DRAW, "play": Phase.PLAY, "ask": Phase.ASK}
+
+
+def public_pile(view: View, rules: Rules) -> list[Card | None] | None:
+    """The discard pile as the public history shows it (None for a card nobody saw),
+    or None if the history cannot account for it (a reshuffle)."""
+    pile: list[Card | None] = [None] if rules.deal.upcard else []
+    for _, a in view.history:
+        if isinstance(a, Discard):
+            pile.append(a.card)
+        elif isinstance(a, TakeUpcard):
+            if not pile:
+                return None
+            pile.pop()
+        elif isinstance(a, TakePile):
+            count = a.count or _default_count(rules, len(pile))
+            if count > len(pile):
+                return None
+            del pile[len(pile) - count:]
+    if len(pile) != view.pile_size:
+        return None
+    if pile and view.pile_top is not None:
+        pile[-1] = view.pile_top
+    return pile
+
+
+def _default_count(rules: Rules, size: int) -> int:
+    p = rules.pile
+    if p.take_max == 0:
+        low = min(p.take_min, size) if p.take_min else size
+        return max(low, 1)
+    return min(p.take_min, size)
+
+
+def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
+    """A hand consistent with ``view``: the cards the seat cannot see dealt at random.
+    None where the view cannot be rebuilt (while hands are chosen, or at the end)."""
+    if view.phase not in _PHASES or view.seat is None:
+        return None
+    me = view.seat
+    pool = [0] * NUM_CARDS
+    for c in full_deck(rules):
+        pool[c] += 1
+
+    def take(c: Card) -> bool:
+        if pool[c] <= 0:
+            return False
+        pool[c] -= 1
+        return True
+
+    for c in view.hand:
+        if not take(c):
+            return None
+    melds: list[list[tuple[int, int, int, Sequence[Card]]]] = []
+    for t in view.teams:
+        ms: list[tuple[int, int, int, Sequence[Card]]] = []
+        for m in t.melds:
+            for c in m.cards:
+                if not take(c):
+                    return None
+            kind = _KINDS[m.kind]
+            nats = [c for c in m.cards if NATURAL[c]]
+            rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
+            suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
+            ms.append((kind, rank, suit, list(m.cards)))
+        melds.append(ms)
+        for c in t.red_threes:
+            if not take(c):
+                return None
+    pile = public_pile(view, rules)
+    if pile is None:
+        pile = [None] * view.pile_size
+        if view.pile_top is not None and pile:
+            pile[-1] = view.pile_top
+    for x in pile:
+        if x is not None and not take(x):
+            return None
+    n = len(view.players)
+    hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+    known: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+    for c in view.hand:
+        hands[me][c] += 1
+    for p in view.players:
+        if p.seat == me:
+            continue
+        for c in p.known:
+            if not take(c):
+                return None
+            hands[p.seat][c] += 1
+            known[p.seat][c] += 1
+    unseen = [c for c in range(NUM_CARDS) for _ in range(pool[c])]
+    rng.shuffle(unseen)
+    need = sum(p.hand_count - len(p.known) for p in view.players if p.seat != me)
+    need += sum(p.foot_count for p in view.players)
+    need += view.stock_size + sum(1 for c in pile if c is None)
+    if need != len(unseen):
+        return None
+    pos = 0
+    feet: list[list[Card] | None] = []
+    for p in view.players:
+        if p.seat != me:
+            k = p.hand_count - len(p.known)
+            for c in unseen[pos:pos + k]:
+                hands[p.seat][c] += 1
+            pos += k
+        if p.in_foot:
+            feet.append(None)
+        else:
+            feet.append(unseen[pos:pos + p.foot_count])
+            pos += p.foot_count
+    full_pile: list[Card] = []
+    for x in pile:
+        if x is None:
+            full_pile.append(unseen[pos])
+            pos += 1
+        else:
+            full_pile.append(x)
+    stock = unseen[pos:pos + view.stock_size]
+    turn_enders = sum(1 for _, a in view.history if isinstance(a, Discard | EndTurn))
+    this_turn = []
+    for _s, a in reversed(view.history):
+        if isinstance(a, Discard | EndTurn):
+            break
+        this_turn.append(a)
+    may_end = (rules.turn.first_turn_upcard == "take-no-discard"
+               and any(isinstance(a, TakeUpcard) for a in this_turn))
+    return Hand.from_world(
+        rules, hands=hands, feet=feet, in_foot=[p.in_foot for p in view.players],
+        foot_turns=[p.foot_turns for p in view.players], known=known, melds=melds,
+        opened=[t.opened for t in view.teams],
+        red_threes=[list(t.red_threes) for t in view.teams], pile=full_pile,
+        pile_wilds=1 if view.pile_has_wild else 0, stock=stock, seat=view.turn,
+        actor=view.actor, phase=_PHASES[view.phase], turn_number=turn_enders,
+        asked=any(a.kind == "ask" for a in this_turn), permission=view.permission,
+        may_end_turn=may_end, hand_number=view.hand_number,
+        minimums=[t.minimum for t in view.teams], team_scores=[t.total for t in view.teams],
+        rng=random.Random(rng.getrandbits(32)))
+
+
+def rollout(hand: Hand, turns: int, max_actions: int = 3000) -> None:
+    """The heuristic plays every seat for ``turns`` turns (or to the end of the hand)."""
+    ended = 0
+    for _ in range(max_actions):
+        if hand.phase == Phase.OVER or ended >= turns:
+            return
+        o = obs_from_hand(hand, hand.actor)
+        action = decide(o, hand.is_legal, hand.legal())
+        if isinstance(action, Discard | EndTurn):
+            ended += 1
+        hand.push(action)
+
+
+def evaluate(hand: Hand, team: int) -> float:
+    scores = [s.total for s in score_hand(hand)]
+    return scores[team] - max(v for t, v in enumerate(scores) if t != team)
+
+
+class ExpertBot:
+    """Determinized Monte Carlo over the heuristic's best candidates (``hard``)."""
+
+    name = "expert"
+    uses_view = True
+
+    def __init__(self, seed: int = 0, worlds: int = 12, turns: int = 1000,
+                 candidates: int = 3, max_seconds: float = 0.45, margin: float = 1.0,
+                 play_search: bool = True) -> None:
+        self.seed = seed
+        self.play_search = play_search
+        self.margin = margin
+        self.worlds = worlds
+        self.turns = turns
+        self.candidates = candidates
+        self.max_seconds = max_seconds
+        self.searched = 0  #: decisions that were searched (for the benchmark)
+
+    def candidate_actions(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """The heuristic's best few legal actions here, best first (one: no search)."""
+        rules = rules_of(view, legal)
+        o = obs_from_view(view, rules)
+        ok = legal.__contains__
+        if view.phase == "ask":
+            return [a for a in (YES, NO) if ok(a)]
+        out: list[Action] = []
+        first = True
+        for a in wishes(o, ok):
+            if a in out or not ok(a):
+                continue
+            if first:
+                first = False
+                if view.phase not in ("draw", "play"):
+                    return [a]
+                if view.phase == "play" and not isinstance(a, Discard) and not self.play_search:
+                    return [a]  # melding and adding: the heuristic's call
+            if view.phase == "draw" and not isinstance(a, TakePile | Draw | TakeUpcard):
+                continue
+            out.append(a)
+            if len(out) >= self.candidates:
+                break
+        if view.phase == "draw" and DRAW not in out and ok(DRAW):
+            out.append(DRAW)
+        return out
+
+    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
+        if view is None:
+            return legal[0]
+        rules = rules_of(view, legal)
+        cands = self.candidate_actions(view, legal)
+        if not cands:
+            return decide(obs_from_view(view, rules), legal.__contains__, legal)
+        if len(cands) == 1:
+            return cands[0]
+        return self.search(view, rules, cands)
+
+    def search(self, view: View, rules: Rules, cands: list[Action]) -> Action:
+        """Score every candidate on the same sampled worlds; move away from the
+        heuristic's first choice only when another is better by a clear margin (the
+        mean paired difference above ``margin`` standard errors)."""
+        assert view.seat is not None
+        self.searched += 1
+        rng = random.Random(hash((self.seed, view.hand_number, len(view.history), view.seat)))
+        team = view.players[view.seat].team
+        diffs: list[list[float]] = [[] for _ in cands]
+        deadline = time.perf_counter() + self.max_seconds
+        for _ in range(self.worlds):
+            world = sample_world(view, rules, rng)
+            if world is None:
+                break
+            values = []
+            for a in cands:
+                h = world.clone()
+                if not h.is_legal(a):
+                    values.append(-1e9)
+                    continue
+                h.push(a)
+                rollout(h, self.turns)
+                values.append(evaluate(h, team))
+            for i, v in enumerate(values):
+                diffs[i].append(v - values[0])
+            if time.perf_counter() > deadline:
+                break
+        best, best_mean = 0, 0.0
+        for i in range(1, len(cands)):
+            d = diffs[i]
+            if len(d) < 2:
+                continue
+            mean = sum(d) / len(d)
+            var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+            se = (var / len(d)) ** 0.5
+            if mean > best_mean and mean > self.margin * se:
+                best, best_mean = i, mean
+        return cands[best]
+
+
+__all__ = ["ExpertBot", "evaluate", "public_pile", "rollout", "sample_world"]
