@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up handfoot in .venv (first time only) and run the main job.
-# Until the game server exists, the main job is a whole game played by computer
-# players, shown in the terminal. Extra arguments go to `handfoot watch`.
+# The main job is the game server: it prints the address to open in a browser.
+# Extra arguments go to `handfoot serve` (--host, --port, --db).
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/handfoot ] || [ pyproject.toml -nt .venv/.installed ]; then
@@ -10,4 +10,4 @@ if [ ! -x .venv/bin/handfoot ] || [ pyproject.toml -nt .venv/.installed ]; then
   .venv/bin/python -m pip install --quiet -e .
   touch .venv/.installed
 fi
-exec .venv/bin/handfoot watch "$@"
+exec .venv/bin/handfoot serve "$@"
