@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from handfoot.actions import action_from_json
+from handfoot.cards import parse_card
 from handfoot.game import Game
 from handfoot.records import replay
-from handfoot.rules import Rules
+from handfoot.rules import Rules, preset
 from handfoot.server.testing import Client, ServerProcess
 from handfoot.views import public_view, seat_view
 from server_fixtures import db_url, sqlite_url  # noqa: F401
@@ -92,6 +93,26 @@ def test_play_against_the_computer_starts_at_once(server: ServerProcess) -> None
         assert state["seat"] == 0 and len(state["view"]["hand"]) > 0
         assert [s["computer"] for s in state["seats"]] == [False, True, True, True]
         assert state["legal"]
+        def mine(m: dict[str, Any]) -> bool:
+            return bool(m["type"] == "state" and m["view"]["actor"] == 0)
+
+        if state["view"]["phase"] == "choose":
+            n = c.count()
+            c.act({"type": "choose-hand", "stack": 0})
+            state = c.wait_new(n, lambda m: mine(m) and m["view"]["phase"] == "draw")
+        n = c.count()
+        c.act({"type": "draw"})
+        state = c.wait_new(n, lambda m: mine(m) and m["view"]["phase"] == "play")
+        # what a selection is worth against the opening minimum, and the engine's word
+        hand = state["view"]["hand"]
+        n = c.count()
+        c.send({"type": "preview", "action": {"type": "lay-down", "melds": [hand[:3]]}})
+        p = c.wait_new(n, lambda m: m["type"] == "preview")
+        rules = preset("texas-good-sam")
+        assert p["minimum"] == 120
+        assert p["value"] == sum(rules.card_value[parse_card(x)] for x in hand[:3])
+        assert p["ok"] or p["message"]
+        assert c.state()["seq"] == state["seq"]  # a preview changes nothing
     finally:
         c.close()
 
