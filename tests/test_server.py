@@ -245,6 +245,8 @@ def test_four_people_play_a_whole_game_and_no_seat_sees_a_hidden_card(
         status, record = server.request("GET", f"/api/tables/{tid}/record")
         assert status == 200 and record["result"]["complete"]
         assert replay(record).ok
+        listed = {t["id"]: t for t in server.get("/api/tables")["tables"]}
+        assert listed[tid]["over"] and listed[tid]["winners"] == record["result"]["winners"]
         received = [c.messages for c in clients] + [watcher.messages]
         for seat, msgs in enumerate(received[:4]):
             assert {m["seat"] for m in msgs if m["type"] == "state"} == {seat}

@@ -40,6 +40,8 @@ tables = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("seats_json", sa.Text, nullable=False),
     sa.Column("created", sa.DateTime, nullable=False),
+    #: set once the game is over (a summary for the lobby); the log stays the truth
+    sa.Column("result_json", sa.Text, nullable=True),
 )
 
 actions = sa.Table(
@@ -65,6 +67,7 @@ class TableRow:
     seed: int
     seats: list[dict[str, Any]]
     created: dt.datetime
+    result: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,10 +152,16 @@ class Store:
             c.execute(sa.update(tables).where(tables.c.id == table_id)
                       .values(seats_json=json.dumps(seats)))
 
+    def set_result(self, table_id: str, result: dict[str, Any]) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.update(tables).where(tables.c.id == table_id)
+                      .values(result_json=json.dumps(result)))
+
     @staticmethod
     def _table(row: Any) -> TableRow:
         return TableRow(row.id, row.rules_name, row.rules_toml, int(row.seed),
-                        json.loads(row.seats_json), row.created)
+                        json.loads(row.seats_json), row.created,
+                        json.loads(row.result_json) if row.result_json else None)
 
     def table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as c:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import secrets
@@ -148,6 +149,11 @@ class Manager:
         rules = Rules.from_toml(row.rules_toml)
         table = LiveTable(row, rules, Game(rules, row.seed))
         self._catch_up(table)
+        if table.game.over and row.result is None:
+            g = table.game
+            self.store.set_result(table.id, {"totals": list(g.totals),
+                                             "winners": list(g.winners), "seq": table.seq,
+                                             "hand_number": g.hand_number})
         self.live[table_id] = table
         return table
 
@@ -160,7 +166,13 @@ class Manager:
     def resume_all(self) -> None:
         """On start: rebuild every unfinished game and let its computer players go on."""
         for row in self.store.tables():
-            table = self.load(row.id)
+            if row.result is not None:
+                continue
+            try:
+                table = self.load(row.id)
+            except Exception:  # one table's log no longer replays: the others go on
+                log.exception("table %s cannot be rebuilt from its log", row.id)
+                continue
             if table is not None and not table.game.over:
                 self.kick_bots(table)
 
@@ -182,6 +194,11 @@ class Manager:
                 continue
             table.game.push(action)
             table.seq += 1
+            if table.game.over:
+                g = table.game
+                self.store.set_result(table.id, {"totals": list(g.totals),
+                                                 "winners": list(g.winners), "seq": table.seq,
+                                                 "hand_number": g.hand_number})
             return
         raise IllegalAction("The table is busy; try again.")
 
@@ -217,8 +234,7 @@ class Manager:
         seats[seat]["computer"] = on
         seats[seat].setdefault("level", default_level())
         self.store.set_seats(table.id, seats)
-        table.row = TableRow(table.row.id, table.row.rules_name, table.row.rules_toml,
-                             table.row.seed, seats, table.row.created)
+        table.row = dataclasses.replace(table.row, seats=seats)
 
     def kick_bots(self, table: LiveTable) -> None:
         if self.closing or table.game.over or not table.is_bot(table.game.actor):
