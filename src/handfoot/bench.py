@@ -16,14 +16,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from handfoot.actions import Action
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bots import Bot
 from handfoot.bots.expert import ExpertBot
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.game import Game
 from handfoot.rules import PRESET_NAMES, Rules, preset
-from handfoot.views import View
+from handfoot.views import seat_view
 
 DEFAULT_RANDOM_HANDS = 12
 DEFAULT_HEURISTIC_HANDS = 40
@@ -39,34 +38,26 @@ def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 
     return hands / (time.perf_counter() - start)
 
 
-class _Timed:
-    """A bot whose every decision is timed."""
-
-    def __init__(self, bot: Bot, times: list[float]) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.uses_view = bot.uses_view
-        self.times = times
-
-    def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
-        start = time.perf_counter()
-        action = self.bot.choose(view, legal)
-        self.times.append(time.perf_counter() - start)
-        return action
-
-
 def expert_decision_times(rules: Rules, decisions: int, seed: int = 0) -> list[float]:
-    """Seconds per decision of the expert (team 0) against the heuristic (the others),
-    over at least ``decisions`` decisions (whole hands)."""
+    """Seconds per decision of the expert (team 0's seats) against the heuristic (the
+    other seats), over ``decisions`` decisions of hands played from their start."""
     times: list[float] = []
     i = 0
     while len(times) < decisions:
         s = hand_seed(seed, i)
         bots: list[Bot] = [
-            _Timed(ExpertBot(s * 31 + seat), times) if rules.team_of[seat] == 0
+            ExpertBot(s * 31 + seat) if rules.team_of[seat] == 0
             else HeuristicBot(s * 31 + seat) for seat in range(rules.players.seats)]
         game = Game(rules, s)
-        play(game, bots, hands=1)
+        while not game.results and len(times) < decisions:
+            seat = game.actor
+            legal = game.legal_actions()
+            view = seat_view(game, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(view, legal)
+            if rules.team_of[seat] == 0:
+                times.append(time.perf_counter() - start)
+            game.apply(action, seat)
         i += 1
     return times
 

@@ -1578,6 +1578,8 @@ class LegalActions(Sequence[Action]):
     def _all(self) -> list[Action]:
         if self._list is None:
             self._list = self._state().legal_actions()
+        elif self.__hand is not None:
+            self._state()
         return self._list
 
     def __len__(self) -> int:

@@ -1,0 +1,246 @@
+"""Bots: every bot plays every preset and random valid rule sets; a bot sees only its
+seat's view and the legal actions, and its choice does not depend on hidden cards;
+the heuristic beats random; the levels; the benchmark's output."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from handfoot.actions import Action
+from handfoot.arena import hand_seed, play, seat_bots
+from handfoot.bench import bench_preset
+from handfoot.bots import LEVELS, Bot, make_bot
+from handfoot.bots.expert import ExpertBot, sample_world
+from handfoot.bots.heuristic import HeuristicBot
+from handfoot.cards import NUM_CARDS
+from handfoot.cli import main
+from handfoot.engine import Hand, LegalActions, Phase
+from handfoot.game import Game
+from handfoot.rules import PRESET_NAMES, Rules, preset
+from handfoot.views import seat_view
+from test_properties import rule_sets
+
+
+def small_expert(seed: int) -> ExpertBot:
+    return ExpertBot(seed, worlds=2, turns=6, candidates=2)
+
+
+def play_with(game: Game, make: Any, hands: int | None = None) -> Game:
+    bots: list[Bot] = [make(s) for s in range(game.rules.players.seats)]
+    return play(game, bots, hands=hands)
+
+
+# ------------------------------------------------------------------ every rule set
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_heuristic_plays_a_whole_game_of_every_preset(name: str) -> None:
+    game = play_with(Game(preset(name), 5), HeuristicBot)
+    assert game.over and game.winners
+    assert len(game.results) >= game.rules.game.hands
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_expert_and_random_play_a_hand_of_every_preset(name: str) -> None:
+    rules = preset(name)
+    game = Game(rules, 9)
+    bots: list[Bot] = [small_expert(s) if rules.team_of[s] == 0 else make_bot("random", s)
+                       for s in range(rules.players.seats)]
+    play(game, bots, hands=1)
+    assert len(game.results) == 1
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_heuristic_and_expert_play_random_valid_rule_sets(data: st.DataObject,
+                                                          seed: int) -> None:
+    rules = data.draw(rule_sets())
+    game = play_with(Game(rules, seed), HeuristicBot)
+    assert game.over
+    game = Game(rules, seed)
+    bots: list[Bot] = [small_expert(s) if s == 0 else HeuristicBot(s)
+                       for s in range(rules.players.seats)]
+    play(game, bots, hands=1)
+    assert game.results
+
+
+# ------------------------------------------------------------------ hidden cards
+
+
+def _leaves(x: Any, seen: list[type]) -> None:
+    seen.append(type(x))
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            _leaves(getattr(x, f.name), seen)
+    elif isinstance(x, tuple):
+        for y in x:
+            _leaves(y, seen)
+
+
+def test_a_view_reaches_nothing_but_plain_values() -> None:
+    game = Game(preset("samba"), 4)
+    rng = random.Random(1)
+    for _ in range(300):
+        game.apply(rng.choice(game.legal_actions()))
+    view = seat_view(game, game.actor)
+    seen: list[type] = []
+    _leaves(view, seen)
+    allowed = (int, str, bool, type(None), tuple)
+    for t in seen:
+        assert (issubclass(t, allowed) or t.__module__ in ("handfoot.views", "handfoot.actions")
+                ), f"a view holds a {t.__name__}"
+    assert not any(issubclass(t, Hand | Game | list | dict) for t in seen)
+
+
+def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
+    game = Game(preset("classic"), 2)
+    legal = game.legal_actions()
+    assert isinstance(legal, LegalActions)
+    public = {a for a in dir(legal) if not a.startswith("_")}
+    assert public <= {"count", "index", "rules"}
+    assert isinstance(legal.rules, Rules)
+    # Membership asks the engine; listing gives the same answers.
+    assert all(a in legal for a in legal)
+    game.apply(legal[0])
+    with pytest.raises(RuntimeError):
+        len(legal)  # a stale list refuses to answer
+
+
+def _other_deal(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same game as ``seat`` sees it, with every card it cannot see dealt anew:
+    the other hands (but the cards seen going into them), the feet and the stock."""
+    other = copy.deepcopy(game)
+    h = other.hand
+    hidden: list[int] = []
+    for s in range(h.seats):
+        if s != seat:
+            for c in range(NUM_CARDS):
+                k = h.hands[s][c] - h.known[s][c]
+                hidden.extend([c] * k)
+        hidden.extend(h.feet[s] or ())
+    hidden.extend(h.stock)
+    rng.shuffle(hidden)
+    pos = 0
+    for s in range(h.seats):
+        if s != seat:
+            n = h.hand_len[s] - sum(h.known[s])
+            h.hands[s] = h.known[s][:]
+            for c in hidden[pos:pos + n]:
+                h.hands[s][c] += 1
+            pos += n
+        foot = h.feet[s]
+        if foot is not None:
+            h.feet[s] = hidden[pos:pos + len(foot)]
+            pos += len(foot)
+    h.stock = hidden[pos:]
+    assert pos + len(h.stock) == len(hidden)
+    return other
+
+
+def _a_decision(name: str, seed: int) -> tuple[Game, int]:
+    """A game in the middle of a hand, at a decision the expert searches (a discard)."""
+    rules = preset(name)
+    game = Game(rules, seed)
+    bots = [HeuristicBot(s) for s in range(rules.players.seats)]
+    turns = 0
+    while True:
+        seat = game.actor
+        view = seat_view(game, seat)
+        legal = game.legal_actions()
+        if turns > 12 and view.phase == "play" and len(ExpertBot(1).candidate_actions(
+                view, legal)) > 1:
+            return game, seat
+        action = bots[seat].choose(view, legal)
+        turns += action.kind == "discard"
+        game.apply(action, seat)
+
+
+@pytest.mark.parametrize("name", ["texas-good-sam", "samba"])
+def test_a_choice_does_not_depend_on_the_cards_the_seat_cannot_see(name: str) -> None:
+    game, seat = _a_decision(name, 3)
+    others = [_other_deal(game, seat, random.Random(k)) for k in range(2)]
+    view = seat_view(game, seat)
+    assert others[0].hand.stock != game.hand.stock  # really another deal
+    for other in others:
+        assert seat_view(other, seat) == view  # ... that the seat cannot tell apart
+    for make in (HeuristicBot, lambda s: ExpertBot(s, worlds=4, turns=8)):
+        choices = set()
+        for g in (game, *others):
+            bot: Bot = make(7)
+            choices.add(bot.choose(seat_view(g, seat), g.legal_actions()))
+        assert len(choices) == 1
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_experts_sampled_worlds_agree_with_the_view(name: str) -> None:
+    game, seat = _a_decision(name, 8)
+    view = seat_view(game, seat)
+    true = game.hand
+    for k in range(3):
+        world = sample_world(view, game.rules, random.Random(k))
+        assert world is not None
+        assert world.hands[seat] == true.hands[seat]
+        assert world.card_census() == true.card_census()
+        assert len(world.stock) == len(true.stock) and world.pile[-1] == true.pile[-1]
+        assert world.phase == true.phase == Phase.PLAY and world.actor == seat
+        for s in range(true.seats):
+            assert world.hand_len[s] == true.hand_len[s]
+            assert world.foot_size(s) == true.foot_size(s)
+            assert all(world.hands[s][c] >= true.known[s][c] for c in range(NUM_CARDS))
+        for t in range(true.teams):
+            assert ([sorted(m.cards) for m in world.melds[t]]
+                    == [sorted(m.cards) for m in true.melds[t]])
+        # the world plays on: every legal action is the engine's
+        legal: list[Action] = world.legal_actions()
+        assert legal
+
+
+# ------------------------------------------------------------------ strength
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_heuristic_beats_random_in_every_preset(name: str) -> None:
+    rules = preset(name)
+    wins = 0
+    hands = 12
+    for i in range(hands):
+        s = hand_seed(2024, i)
+        game = Game(rules, s)
+        bots = seat_bots(rules, ("heuristic", "random"), s)
+        play(game, bots, hands=1)
+        totals = [sc.total for sc in game.results[0].scores]
+        wins += totals[0] > max(totals[1:])
+    assert wins >= 10, f"heuristic won only {wins} of {hands} hands against random"
+
+
+# ------------------------------------------------------------------ levels, bench
+
+
+def test_the_levels_map_onto_the_bots() -> None:
+    assert LEVELS == {"easy": "random", "medium": "heuristic", "hard": "expert"}
+    for level, name in LEVELS.items():
+        assert make_bot(level, 1).name == name
+    with pytest.raises(ValueError, match="no bot"):
+        make_bot("grandmaster")
+
+
+def test_bench_measures_each_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    row = bench_preset(preset("six-deck"), random_hands=1, heuristic_hands=1, decisions=3)
+    for key in ("random_hands_per_s", "heuristic_hands_per_s",
+                "expert_ms_per_decision_median", "expert_ms_per_decision_p95"):
+        assert row[key] > 0
+    assert main(["bench", "--json", "--variant", "classic", "--hands", "1",
+                 "--decisions", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"classic"}
+    assert data["classic"]["expert_ms_per_decision_p95"] >= \
+        data["classic"]["expert_ms_per_decision_median"]
