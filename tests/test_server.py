@@ -351,3 +351,34 @@ def test_computer_players_resume_after_kill_9(sqlite_url: str) -> None:  # noqa:
         assert status == 200 and replay(record).ok  # no action lost, none doubled
     finally:
         s.stop()
+
+
+def test_the_seat_of_a_person_who_left_is_played_by_the_computer(
+        server: ServerProcess) -> None:
+    out = server.post("/api/tables", {"rules": "texas-good-sam", "seed": 6, "seats": [
+        {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]})
+    tokens = [i["token"] for i in sorted(out["invites"], key=lambda i: i["seat"])]
+    me = server.client(out["id"], tokens[0])
+    try:
+        st = me.state()
+        assert st["seats"][0]["connected"] and not st["seats"][1]["connected"]
+        me.send({"type": "computer", "seat": 1, "on": True})
+        me.wait(lambda m: m["type"] == "state" and m["seats"][1]["computer"])
+        n = me.count()
+        me.send({"type": "computer", "seat": 1, "on": False})  # only they take it back
+        assert "only they" in me.wait_new(n, lambda m: m["type"] == "error")["message"]
+        n = me.count()
+        me.send({"type": "computer", "seat": 2, "on": True})
+        assert "computer player's" in me.wait_new(n, lambda m: m["type"] == "error")["message"]
+        back = server.client(out["id"], tokens[1])
+        try:
+            back.state()
+            back.send({"type": "computer", "on": False})
+            back.wait(lambda m: m["type"] == "state" and not m["seats"][1]["computer"])
+            n = back.count()
+            back.send({"type": "computer", "seat": 0, "on": True})  # seat 0 is here
+            assert "only they" in back.wait_new(n, lambda m: m["type"] == "error")["message"]
+        finally:
+            back.close()
+    finally:
+        me.close()

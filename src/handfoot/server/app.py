@@ -38,7 +38,6 @@ from handfoot.server.tables import (
     Manager,
     default_level,
     levels,
-    message_for,
     new_token,
     token_hash,
 )
@@ -281,7 +280,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         table.connections.append(conn)
         try:
             await send(_hello(table, seat))
-            await send(message_for(table, seat))
+            await manager.broadcast(table)  # this one's view, and everyone sees who is here
             while True:
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
@@ -302,6 +301,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         finally:
             with contextlib.suppress(ValueError):
                 table.connections.remove(conn)
+            if seat is not None and not manager.closing:
+                with contextlib.suppress(Exception):
+                    await manager.broadcast(table)
 
     def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
         return {"type": "hello", "table": table.id, "seat": seat,
@@ -321,12 +323,19 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
             return {"type": "error", "message": "Spectators cannot play; open your invite link."}
         if kind == "computer":
             on = msg.get("on")
+            target = msg.get("seat", seat)
             if not isinstance(on, bool):
                 return {"type": "error", "message": "Say on: true or on: false."}
-            if table.seats[seat]["kind"] != "human":
+            if not isinstance(target, int) or isinstance(target, bool) \
+                    or not 0 <= target < len(table.seats):
+                return {"type": "error", "message": "There is no such seat."}
+            if table.seats[target]["kind"] != "human":
                 return {"type": "error", "message": "This seat is a computer player's."}
+            if target != seat and (not on or any(c.seat == target for c in table.connections)):
+                return {"type": "error", "message": "Only a person who has left can have "
+                        "their seat played by the computer; only they can take it back."}
             async with table.lock:
-                manager.set_computer(table, seat, on)
+                manager.set_computer(table, target, on)
             await manager.broadcast(table)
             manager.kick_bots(table)
             return None

@@ -107,6 +107,7 @@ def last_hand_json(game: Game) -> dict[str, Any] | None:
 def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
     """The state message one seat (or a spectator, with ``seat`` None) receives."""
     game = table.game
+    connected = {c.seat for c in table.connections if c.seat is not None}
     view = public_view(game) if seat is None else seat_view(game, seat)
     legal: list[dict[str, Any]] = []
     if seat is not None and not game.over and game.actor == seat:
@@ -121,7 +122,8 @@ def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "rules": table.row.rules_name,
         "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
-                   "level": s.get("level"), "name": s.get("name", "")}
+                   "level": s.get("level"), "name": s.get("name", ""),
+                   "connected": i in connected}
                   for i, s in enumerate(table.seats)],
         "view": view.to_json(),
         "legal": legal,

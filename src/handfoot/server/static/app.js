@@ -50,6 +50,7 @@ async function showLobby() {
   hf.levels = data.levels;
   seatChoice();
   listTables();
+  setInterval(() => { if (!document.hidden) listTables(); }, 5000);
 }
 function seatChoice() {
   const r = ruleSets.find((x) => x.name === $("#new-rules").value) || { seats: 4 };
@@ -170,7 +171,9 @@ function render() {
   hf.selected = new Set([...hf.selected].filter((i) => i < v.hand.length));
   if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq && (v.actor !== me || v.phase !== "play")) { hf.selected.clear(); hf.staged = []; }
   hf.lastSeq = s.seq;
-  const seatName = (i) => i === me ? "You" : (s.seats[i].computer ? `Computer ${i + 1}` : `Player ${i + 1}`);
+  const partner = (i) => me !== null && i !== me && v.players[i].team === v.players[me].team;
+  const seatName = (i) => i === me ? "You" : (partner(i) ? "Partner" : (s.seats[i].computer ? "Computer" : "Player")) +
+    ` ${i + 1}` + (s.seats[i].kind === "human" && s.seats[i].computer ? " (computer playing)" : (partner(i) && s.seats[i].computer ? " (computer)" : ""));
   const myTeam = me === null ? 0 : v.players[me].team;
   const minimum = v.teams[myTeam].minimum;
   const phaseText = { choose: "choosing hands", draw: "to draw", play: "to play", ask: "to answer", over: "hand over" }[v.phase];
@@ -179,7 +182,12 @@ function render() {
     <span>Opening minimum: ${v.teams[myTeam].opened ? "opened" : minimum}</span>
     <span>Totals: ${v.totals.map((t, i) => `team ${i + 1}: ${t}`).join(", ")}</span>`;
   $("#others").innerHTML = v.players.map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""}" data-seat="${p.seat}">
-    <b>${esc(seatName(p.seat))}</b> (team ${p.team + 1})<br>hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}</div>`).join("");
+    <b>${esc(seatName(p.seat))}</b> (team ${p.team + 1})<br>hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}
+    ${me !== null && p.seat !== me && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
+      ? `<br><button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
+  for (const el of document.querySelectorAll("button.away")) {
+    el.addEventListener("click", () => send({ type: "computer", seat: Number(el.dataset.seat), on: true }));
+  }
   $("#pile").innerHTML = `<span>Pile</span>${v.pile_top ? cardHTML(v.pile_top) : "<i>empty</i>"}<span>${v.pile_size} cards</span>${v.pile_frozen ? `<span class="frozen">FROZEN</span><span class="why">${esc(v.pile_frozen)}</span>` : ""}`;
   $("#stock").innerHTML = `<span>Stock</span><b>${v.stock_size}</b><span>cards</span>` +
     (v.stack_tops.length && me !== null ? `<span>Your stacks show ${cardText(v.stack_tops[me][0])} and ${cardText(v.stack_tops[me][1])}</span>` : "");
