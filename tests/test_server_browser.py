@@ -121,9 +121,18 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
     assert previewed
     page.wait_for_selector("#banner:has-text('Game over')")
     assert page.locator("#sheet table").count() == 1
-    assert not errors, errors
     page.set_viewport_size({"width": 768, "height": 1024})  # a tablet's width
     assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    # the finished game, replayed step by step, and its record
+    page.click("#banner a:has-text('Replay')")
+    page.wait_for_selector("#replay-step:has-text('step 0 of')")
+    page.click("#replay-next")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-step:has-text('step 2 of')")
+    with page.expect_download() as download:
+        page.click("#replay-record")
+    assert download.value.suggested_filename.endswith(".json")
+    assert not errors, errors
     page.close()
 
 

@@ -17,9 +17,9 @@ async function api(path, body) {
   return data;
 }
 function cardHTML(code, extra = "", attrs = "") {
-  if (code === "JK") return `<span class="card joker ${extra}" ${attrs}><span>★</span><span>Joker</span></span>`;
+  if (code === "JK") return `<span class="card joker ${extra}" ${attrs}><span>★</span><span class="jk">JOKER</span></span>`;
   const rank = code.slice(0, -1), suit = code.slice(-1);
-  const cls = (suit === "H" || suit === "D" ? "red " : "s-black ") + suit.toLowerCase();
+  const cls = (suit === "H" || suit === "D" ? "red " : "") + "suit-" + suit.toLowerCase();
   return `<span class="card ${cls} ${extra}" ${attrs}><span>${rank}</span><span class="s">${SUITS[suit]}</span></span>`;
 }
 function cardText(code) { return code === "JK" ? "Joker" : code.slice(0, -1) + SUITS[code.slice(-1)]; }
@@ -195,7 +195,7 @@ function render() {
   $("#melds").innerHTML = v.teams.map((t) => `<div class="team ${t.team === myTeam ? "mine" : ""}">
     <h3>${t.team === myTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} ${t.opened ? "" : "(not opened)"}${t.books_to_go_out ? ` — to go out: ${esc(t.books_to_go_out)}` : (t.opened ? " — can go out" : "")}</h3>
     ${t.melds.map((m) => `<div class="meld ${t.team === myTeam && canAdd ? "target" : ""}" data-meld="${m.index}" data-team="${t.team}">
-      <b>${m.index + 1}.</b> ${esc(m.label)} ${m.cards.map((c) => cardHTML(c, "small")).join("")}
+      <b>${m.index + 1}.</b> ${esc(m.label)} ${(m.complete ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards).map((c) => cardHTML(c, "small")).join("")}
       <span class="tag ${m.book || ""}">${m.complete ? (m.book || "") + " book, " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span></div>`).join("") || "<p>No melds yet.</p>"}
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
   for (const el of document.querySelectorAll(".meld.target")) {
@@ -341,9 +341,10 @@ async function showReplay(id) {
     const r = await api(`/api/tables/${id}/replay?step=${Math.max(0, n)}`);
     step = r.step; total = r.total;
     $("#replay-step").textContent = `step ${step} of ${total}`;
+    $("#replay-slider").max = total; $("#replay-slider").value = step;
     const v0 = r.views[0];
     const last = v0.history.length ? v0.history[v0.history.length - 1] : null;
-    $("#replay-body").innerHTML = `<p>Hand ${v0.hand_number}. ${last ? "Last: seat " + (last.seat + 1) + " — " + esc(last.type) : ""} · pile ${v0.pile_top ? cardText(v0.pile_top) : "empty"} · stock ${v0.stock_size} · totals ${v0.totals.join(" / ")}</p>` +
+    $("#replay-body").innerHTML = `<p>Hand ${v0.hand_number}. ${last ? "Last: seat " + (last.seat + 1) + " — " + esc(last.type) + " " + esc(JSON.stringify(Object.fromEntries(Object.entries(last).filter(([k]) => k !== "type" && k !== "seat")))).replace(/[{}"]/g, " ") : ""} · pile ${v0.pile_top ? cardText(v0.pile_top) : "empty"} · stock ${v0.stock_size} · totals ${v0.totals.join(" / ")}</p>` +
       r.views.map((v) => `<div class="team"><b>Seat ${v.seat + 1}</b> (team ${v.players[v.seat].team + 1}) ${v.hand.map((c) => cardHTML(c, "small")).join("")}</div>`).join("") +
       v0.teams.map((t) => `<div class="team"><b>Team ${t.team + 1}</b> ${t.melds.map((m) => `<div class="meld">${esc(m.label)}: ${m.cards.map((c) => cardHTML(c, "small")).join("")}</div>`).join("")}</div>`).join("");
   };
@@ -351,6 +352,7 @@ async function showReplay(id) {
   $("#replay-prev").onclick = () => go(step - 1);
   $("#replay-next").onclick = () => go(step + 1);
   $("#replay-last").onclick = () => go(total);
+  $("#replay-slider").onchange = (e) => go(Number(e.target.value));
   await go(0);
 }
 
