@@ -186,17 +186,28 @@ def cards_in(x: Any) -> list[str]:
     return []
 
 
-def play_to_the_end(clients: list[Client], rng: random.Random, limit: int = 3000) -> int:
-    """Each seat's client plays a random legal action when it is to act."""
-    for seq in range(limit):
-        states = [c.state(seq) for c in clients]
-        view = states[0]["view"]
+def play_to_the_end(clients: dict[int, Client], rng: random.Random,
+                    limit: int = 5000) -> int:
+    """Each person's client plays a random legal action when it is to act; computer
+    players (the seats without a client) play on the server."""
+    first = next(iter(clients.values()))
+    seq = 0
+    for _ in range(limit):
+        seq = int(first.state(seq)["seq"])
+        states = {s: c.state(seq) for s, c in clients.items()}
+        if any(st["seq"] != seq for st in states.values()):
+            continue  # the computers moved on meanwhile
+        view = states[next(iter(states))]["view"]
         if view["game_over"]:
             return seq
         actor = view["actor"]
+        if actor not in clients:
+            first.state(seq + 1)
+            continue
         st = states[actor]
         assert st["legal"], st
         clients[actor].act(rng.choice(st["legal"]))
+        seq += 1
     raise AssertionError("the game did not end")
 
 
@@ -240,7 +251,7 @@ def test_four_people_play_a_whole_game_and_no_seat_sees_a_hidden_card(
     clients = [server.client(tid, t) for t in tokens]
     watcher = server.client(tid)
     try:
-        play_to_the_end(clients, random.Random(1))
+        play_to_the_end(dict(enumerate(clients)), random.Random(1))
         watcher.wait(lambda m: m["type"] == "state" and m["view"]["game_over"])
         status, record = server.request("GET", f"/api/tables/{tid}/record")
         assert status == 200 and record["result"]["complete"]
@@ -382,3 +393,22 @@ def test_the_seat_of_a_person_who_left_is_played_by_the_computer(
             back.close()
     finally:
         me.close()
+
+
+def test_two_people_and_two_computers_play_a_game_of_three_hands_and_no_seat_sees_a_hidden_card(
+        server: ServerProcess) -> None:
+    out = server.post("/api/tables", {"rules": "alabama-samboree", "seed": 21, "seats": [
+        {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "human"}]})
+    tokens = {i["seat"]: i["token"] for i in out["invites"]}
+    clients = {s: server.client(out["id"], t) for s, t in tokens.items()}
+    watcher = server.client(out["id"])
+    try:
+        play_to_the_end(clients, random.Random(3))
+        watcher.wait(lambda m: m["type"] == "state" and m["view"]["game_over"])
+        status, record = server.request("GET", f"/api/tables/{out['id']}/record")
+        assert status == 200 and len(record["hands"]) >= 3
+        received = [c.messages for c in clients.values()] + [watcher.messages]
+        assert check_no_hidden_card(record, received) > 100
+    finally:
+        for c in [*clients.values(), watcher]:
+            c.close()
