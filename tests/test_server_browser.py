@@ -138,15 +138,33 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
 
 def test_two_people_at_one_table_and_a_refresh_mid_turn(browser: Browser,
                                                         server: ServerProcess) -> None:
-    table = server.post("/api/tables", {"rules": "six-deck", "seed": 3, "seats": [
-        {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]})
-    urls = [i["url"].replace("localhost", "127.0.0.1") for i in table["invites"]]
+    # set up through the lobby: house rules from a preset, checked and saved, two people
+    lobby = browser.new_page(viewport={"width": 1280, "height": 900})
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#new-rules option", state="attached")
+    lobby.select_option("#new-rules", "six-deck")
+    lobby.click("#house summary")
+    lobby.fill("#house-toml", "[scores]\nno_such_setting = 1\n")
+    lobby.click("#house-check")
+    lobby.wait_for_selector("#house-result:has-text('refused')")
+    lobby.fill("#house-toml", "[going_out]\ndiscard = \"required\"\n")
+    lobby.fill("#house-name", "Tuesday club")
+    lobby.click("#house-save")
+    lobby.wait_for_selector("#house-result:has-text('going_out.discard')")
+    assert lobby.input_value("#new-rules") == "Tuesday club"
+    lobby.select_option(".seat-kind[data-seat='1']", "human")
+    lobby.click("#create-table")
+    lobby.wait_for_selector("#invites a")
+    urls = lobby.eval_on_selector_all("#invites a", "els => els.map(e => e.href)")
+    assert len(urls) == 2
+    lobby.close()
     contexts = [browser.new_context(viewport={"width": 1024, "height": 800}) for _ in urls]
     pages = [c.new_page() for c in contexts]
     for p, u in zip(pages, urls, strict=True):
         p.goto(u)
         p.wait_for_selector("#hand .card")
     refreshed = False
+    assert state(pages[0])["rules"] == "Tuesday club"
     for _ in range(60):
         sts = [state(p) for p in pages]
         for seat, (page, st) in enumerate(zip(pages, sts, strict=True)):
