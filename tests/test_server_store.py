@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from pathlib import Path
+
 import pytest
 
+from handfoot.actions import action_from_json
+from handfoot.engine import IllegalAction
+from handfoot.game import Game
+from handfoot.rules import preset
 from handfoot.server.store import SeqTaken, Store, normalise_url
+from handfoot.server.tables import Manager
+from handfoot.views import seat_view
 from server_fixtures import db_url  # noqa: F401
 
 
@@ -43,3 +53,39 @@ def test_postgres_urls_use_psycopg() -> None:
     assert normalise_url("postgres://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
     assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_two_server_processes_share_a_table_through_its_log(tmp_path: Path) -> None:
+    """Each process catches up from the log before it acts, and the log's unique action
+    numbers keep two writers from both taking the same turn."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+
+    async def scenario() -> None:
+        a, b = Manager(Store(url), bot_delay=0), Manager(Store(url), bot_delay=0)
+        tid = a.store.create_table("texas-good-sam", preset("texas-good-sam").to_toml(), 4,
+                                   [{"kind": "human"}] * 4)
+        ta, tb = a.load(tid), b.load(tid)
+        assert ta is not None and tb is not None
+        for _ in range(12):  # the two processes take turns acting on the same table
+            for m, t in ((a, ta), (b, tb)):
+                g = t.game
+                m._catch_up(t)
+                await m.act(t, g.actor, g.legal_actions()[0])
+        assert ta.seq < tb.seq  # a is behind until it reads the log again
+        a._catch_up(ta)
+        assert ta.seq == tb.seq == 24
+        assert seat_view(ta.game, 0) == seat_view(tb.game, 0)
+        # a stale writer: b acts, then a tries the move that was legal before b's
+        stale = ta.game.legal_actions()[0]
+        actor = ta.game.actor
+        await b.act(tb, tb.game.actor, tb.game.legal_actions()[0])
+        with contextlib.suppress(IllegalAction):
+            await a.act(ta, actor, stale)
+        rows = a.store.actions(tid)
+        assert [r.seq for r in rows] == list(range(len(rows)))  # no gap, no double
+        replayed = Game(preset("texas-good-sam"), 4)
+        for r in rows:
+            replayed.apply(action_from_json(r.action), r.seat)
+        assert seat_view(replayed, 1) == seat_view(ta.game, 1)
+
+    asyncio.run(scenario())
