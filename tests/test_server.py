@@ -3,6 +3,7 @@ process on 127.0.0.1, real sockets, and the database behind it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -173,6 +174,18 @@ def test_a_wrong_token_or_table_is_refused(server: ServerProcess) -> None:
     c2 = server.client("nope", None)
     assert "no such table" in c2.wait(lambda m: m["type"] == "error")["message"]
     c2.thread.join(5)
+    # a message larger than the server reads at all closes that connection only
+    big = server.client(tid, None)
+    other = server.client(tid, None)
+    big.state()
+    with contextlib.suppress(Exception):
+        big.send("x" * (2 << 20))
+    big.thread.join(10)
+    assert big.closed
+    n = other.count()
+    other.send({"type": "ping"})
+    assert other.wait_new(n, lambda m: m["type"] == "pong")
+    other.close()
 
 
 # ---------------------------------------------------------------- whole games
