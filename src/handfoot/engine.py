@@ -304,6 +304,9 @@ class Hand:
         self.went_out: int | None = None
         self.ended_by = ""
         self.history: list[tuple[int, Action]] = []
+        #: the teams' part of the last view made, with what it was made from (a cache
+        #: for :mod:`handfoot.views`)
+        self.team_views: tuple[object, object] | None = None
         if rules.deal.choose_hand == "seeing-tops":
             self.phase = Phase.CHOOSE
         else:
@@ -1491,6 +1494,7 @@ class Hand:
         h.went_out = None
         h.ended_by = ""
         h.history = []
+        h.team_views = None
         h.phase = phase
         return h
 

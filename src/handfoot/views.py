@@ -154,12 +154,21 @@ def _view(game: Game, seat: int | None) -> View:
                    if any(hand.known[s]) else ()),
         )
         for s in range(hand.seats))
-    teams = tuple(
-        TeamView(team=t, seats=tuple(hand.team_seats(t)), opened=hand.opened[t],
-                 minimum=hand.minimums[t], melds=_meld_views(hand, t),
-                 red_threes=tuple(hand.red_threes[t]), books_to_go_out=hand.books_missing(t),
-                 total=hand.team_scores[t])
-        for t in range(hand.teams))
+    # The teams change only when the table does (cards are only ever added to it).
+    table = (tuple(hand.opened), tuple(len(r) for r in hand.red_threes),
+             tuple(len(ms) for ms in hand.melds),
+             tuple(sum(len(m.cards) for m in ms) for ms in hand.melds))
+    cached = hand.team_views
+    if cached is not None and cached[0] == table:
+        teams = cast(tuple[TeamView, ...], cached[1])
+    else:
+        teams = tuple(
+            TeamView(team=t, seats=tuple(hand.team_seats(t)), opened=hand.opened[t],
+                     minimum=hand.minimums[t], melds=_meld_views(hand, t),
+                     red_threes=tuple(hand.red_threes[t]),
+                     books_to_go_out=hand.books_missing(t), total=hand.team_scores[t])
+            for t in range(hand.teams))
+        hand.team_views = (table, teams)
     own: tuple[Card, ...] = ()
     if seat is not None:
         own = tuple(sort_cards(hand.hand_cards(seat)))

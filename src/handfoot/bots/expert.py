@@ -195,9 +195,12 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000) -> None:
         hand.push(action)
 
 
-def evaluate(hand: Hand, team: int) -> float:
+def evaluate(hand: Hand, team: int, scale: float = 400.0) -> float:
+    """How good the hand's score is for ``team``: its lead over the best other team,
+    squashed (winning the hand matters more than by how much), between -1 and 1."""
     scores = [s.total for s in score_hand(hand)]
-    return scores[team] - max(v for t, v in enumerate(scores) if t != team)
+    lead = scores[team] - max(v for t, v in enumerate(scores) if t != team)
+    return lead / (abs(lead) + scale)
 
 
 class ExpertBot:
@@ -206,7 +209,7 @@ class ExpertBot:
     name = "expert"
     uses_view = True
 
-    def __init__(self, seed: int = 0, worlds: int = 12, turns: int = 1000,
+    def __init__(self, seed: int = 0, worlds: int = 16, turns: int = 1000,
                  candidates: int = 3, max_seconds: float = 0.45, margin: float = 1.0,
                  play_search: bool = True) -> None:
         self.seed = seed
@@ -219,28 +222,42 @@ class ExpertBot:
         self.searched = 0  #: decisions that were searched (for the benchmark)
 
     def candidate_actions(self, view: View, legal: Sequence[Action]) -> list[Action]:
-        """The heuristic's best few legal actions here, best first (one: no search)."""
+        """The heuristic's best few legal actions here, best first (one: no search).
+        Drawing: each way to take the pile (or the upcard) and drawing. Playing: the
+        heuristic's choice, the next different kind of play, and the best discards
+        (stopping there)."""
         rules = rules_of(view, legal)
         o = obs_from_view(view, rules)
         ok = legal.__contains__
         if view.phase == "ask":
             return [a for a in (YES, NO) if ok(a)]
+        if view.phase not in ("draw", "play"):
+            return [decide(o, ok, legal)]
         out: list[Action] = []
-        first = True
+        kinds: set[tuple[str, int]] = set()
+        discards = 0
         for a in wishes(o, ok):
             if a in out or not ok(a):
                 continue
-            if first:
-                first = False
-                if view.phase not in ("draw", "play"):
-                    return [a]
-                if view.phase == "play" and not isinstance(a, Discard) and not self.play_search:
-                    return [a]  # melding and adding: the heuristic's call
-            if view.phase == "draw" and not isinstance(a, TakePile | Draw | TakeUpcard):
+            if view.phase == "draw":
+                if isinstance(a, TakePile | Draw | TakeUpcard) and len(out) < self.candidates:
+                    out.append(a)
                 continue
-            out.append(a)
-            if len(out) >= self.candidates:
+            if not out and not self.play_search and not isinstance(a, Discard):
+                return [a]  # melding and adding: the heuristic's call
+            if isinstance(a, Discard):
+                if discards < self.candidates - (1 if out and not isinstance(out[0], Discard)
+                                                 else 0):
+                    out.append(a)
+                    discards += 1
+                    continue
                 break
+            key = (a.kind, getattr(a, "meld", -1))
+            if key in kinds:
+                continue
+            kinds.add(key)
+            if len(out) < 2:
+                out.append(a)
         if view.phase == "draw" and DRAW not in out and ok(DRAW):
             out.append(DRAW)
         return out
@@ -274,7 +291,7 @@ class ExpertBot:
             for a in cands:
                 h = world.clone()
                 if not h.is_legal(a):
-                    values.append(-1e9)
+                    values.append(-10.0)
                     continue
                 h.push(a)
                 rollout(h, self.turns)
