@@ -169,6 +169,10 @@ class Meld:
         self.low = min(ranks)
         self.high = max(ranks)
 
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
     def copy(self) -> Meld:
         m = Meld.__new__(Meld)
         m.kind, m.rank, m.suit, m.cards = self.kind, self.rank, self.suit, self.cards[:]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Protocol
 
 from handfoot.actions import (
     ASK,
@@ -66,6 +67,27 @@ class MeldInfo:
         self.naturals, self.wilds, self.low, self.high = naturals, wilds, low, high
 
 
+class MeldLike(Protocol):
+    """What the heuristic reads of a meld (a :class:`MeldInfo`, or the engine's meld)."""
+
+    @property
+    def kind(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def suit(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def naturals(self) -> int: ...
+    @property
+    def wilds(self) -> int: ...
+    @property
+    def low(self) -> int: ...
+    @property
+    def high(self) -> int: ...
+
+
 class Obs:
     """What the heuristic reads: one seat's knowledge, in count vectors."""
 
@@ -85,7 +107,7 @@ class Obs:
     foot_left: int
     opened: list[bool]
     minimum: int
-    melds: list[list[MeldInfo]]
+    melds: Sequence[Sequence[MeldLike]]
     pile_top: Card | None
     pile_size: int
     pile_wild: bool
@@ -166,8 +188,7 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.foot_left = hand.foot_size(seat)
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
-    o.melds = [[MeldInfo(m.kind, m.rank, m.suit, len(m.cards), m.naturals, m.wilds,
-                         m.low, m.high) for m in ms] for ms in hand.melds]
+    o.melds = hand.melds  # read only
     o.pile_top, o.pile_size = hand.pile_top, len(hand.pile)
     o.pile_wild = hand.pile_wilds > 0
     o.stock_size = len(hand.stock)
@@ -488,7 +509,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     yield from (discard_options(o))
 
 
-def _sequence_extension(hand: list[int], m: MeldInfo, size: int) -> list[Card]:
+def _sequence_extension(hand: list[int], m: MeldLike, size: int) -> list[Card]:
     out = []
     if m.low > 4:
         c = (m.low - 3) * 4 + m.suit
@@ -501,7 +522,7 @@ def _sequence_extension(hand: list[int], m: MeldInfo, size: int) -> list[Card]:
     return out
 
 
-def _wild_adds(o: Obs, melds: list[MeldInfo], wilds: list[Card], clean_b: int,
+def _wild_adds(o: Obs, melds: Sequence[MeldLike], wilds: list[Card], clean_b: int,
                dirty_b: int) -> list[Action]:
     rules = o.rules
     mr = rules.meld
