@@ -43,7 +43,7 @@ def test_rule_sets_house_rules_and_tables(server: ServerProcess) -> None:
     data = server.get("/api/rule-sets")
     names = [r["name"] for r in data["rule_sets"]]
     assert names[:5] == ["texas-good-sam", "alabama-samboree", "classic", "samba", "six-deck"]
-    assert "random" in data["levels"]
+    assert "random" in data["all_levels"] and data["levels"]
     assert "[scores]" in server.get("/api/rules/six-deck")["toml"]
     # the changes from the preset, checked by the engine's own validation
     checked = server.post("/api/rule-sets/check",

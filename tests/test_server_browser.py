@@ -82,6 +82,8 @@ def play_one(page: Page, st: Any) -> None:
         page.keyboard.press("d")  # the keyboard shortcut
     elif "pick-up-foot" in kinds:
         page.click("#act-foot")
+    elif "discard" not in kinds and "end-turn" in kinds:
+        page.click("#act-end")
     else:
         card = next(a["card"] for a in st["legal"] if a["type"] == "discard")
         page.locator(f'#hand .card[data-code="{card}"]').first.click()

@@ -39,6 +39,7 @@ from handfoot.server.tables import (
     default_level,
     levels,
     new_token,
+    offered_levels,
     token_hash,
 )
 from handfoot.views import public_view, seat_view
@@ -140,7 +141,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         for name, base in store.rule_sets():
             out.append({"name": name, "title": f"house rules from {base}",
                         "seats": _rules_named(store, name).players.seats, "saved": True})
-        return JSONResponse({"rule_sets": out, "levels": levels()})
+        return JSONResponse({"rule_sets": out, "levels": offered_levels(),
+                             "all_levels": levels()})
 
     async def api_rules(request: Request) -> Response:
         rules = _rules_named(store, request.path_params["name"])

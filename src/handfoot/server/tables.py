@@ -28,13 +28,19 @@ from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")
 
-MAX_LEGAL = 400  #: legal actions listed in one message
+MAX_LEGAL = 200  #: lay-downs (and additions, pick-ups) listed in one message
 
 
 def levels() -> list[str]:
     """The computer players' levels offered to people (``easy``...), then every bot."""
     named: dict[str, str] = getattr(bots_module, "LEVELS", {})
     return [*named, *(b for b in BOTS if b not in named)]
+
+
+def offered_levels() -> list[str]:
+    """The levels a person chooses from in the lobby."""
+    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
+    return list(named) or list(BOTS)
 
 
 def default_level() -> str:
@@ -111,9 +117,14 @@ def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
     view = public_view(game) if seat is None else seat_view(game, seat)
     legal: list[dict[str, Any]] = []
     if seat is not None and not game.over and game.actor == seat:
-        for i, a in enumerate(game.hand.iter_legal_actions()):
-            if i >= MAX_LEGAL:
-                break
+        # every kind of legal action is listed; the many lay-downs and additions only
+        # up to a limit (the engine checks any other selection when it is sent)
+        many: dict[str, int] = {}
+        for a in game.hand.iter_legal_actions():
+            if a.kind in ("lay-down", "add", "take-pile"):
+                many[a.kind] = many.get(a.kind, 0) + 1
+                if many[a.kind] > MAX_LEGAL:
+                    continue
             legal.append(action_to_json(a))
     return {
         "type": "state",

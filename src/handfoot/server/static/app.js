@@ -218,10 +218,12 @@ function render() {
     banner.hidden = false;
     banner.innerHTML = `<b>Game over.</b> Winner: ${v.winners.map((w) => "team " + (w + 1)).join(" & ")}. Totals ${v.totals.join(" / ")}.
       <a style="color:#fff" href="/?replay=${s.table}">Replay it</a> · <a style="color:#fff" href="/api/tables/${s.table}/record" download>Download the record</a>`;
-  } else if (s.last_hand && v.hand_number === s.last_hand.number + 1 && v.history.length < 8) {
+  } else if (s.last_hand && s.last_hand.number > Number(localStorage.getItem("hf-seen-" + s.table) || 0)) {
     banner.hidden = false;
     banner.innerHTML = `<b>Hand ${s.last_hand.number} is over</b> (${s.last_hand.ended_by === "out" ? "seat " + (s.last_hand.went_out + 1) + " went out" : "the stock ran out"}). ` +
-      s.last_hand.teams.map((t) => `Team ${t.team + 1}: ${t.total} (${t.lines.map((l) => esc(l[0]) + " " + l[1]).join(", ")})`).join(" · ");
+      s.last_hand.teams.map((t) => `<br>Team ${t.team + 1}: <b>${t.total}</b> (${t.lines.map((l) => esc(l[0]) + " " + l[1]).join(", ")})`).join("") +
+      ` <br><button id="seen">Continue (the next hand has begun)</button>`;
+    $("#seen").addEventListener("click", () => { localStorage.setItem("hf-seen-" + s.table, String(s.last_hand.number)); render(); });
   } else banner.hidden = true;
   $(".computer-toggle").hidden = me === null;
   $("#computer").checked = me !== null && s.seats[me].computer;
