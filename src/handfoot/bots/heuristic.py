@@ -121,6 +121,7 @@ class Obs:
 
 
 _MELD_CACHE: dict[int, tuple[object, MeldInfo]] = {}
+_TEAMS_CACHE: dict[int, tuple[object, Sequence[Sequence[MeldLike]]]] = {}
 
 
 def _meld_info(m: MeldView) -> MeldInfo:
@@ -155,7 +156,15 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     o.in_foot, o.foot_left = me.in_foot, me.foot_count
     o.opened = [t.opened for t in view.teams]
     o.minimum = view.teams[o.team].minimum
-    o.melds = [[_meld_info(m) for m in t.melds] for t in view.teams]
+    teams = view.teams  # the same object while the table is unchanged
+    hit = _TEAMS_CACHE.get(id(teams))
+    if hit is not None and hit[0] is teams:
+        o.melds = hit[1]
+    else:
+        o.melds = [[_meld_info(m) for m in t.melds] for t in teams]
+        if len(_TEAMS_CACHE) > 2_000:
+            _TEAMS_CACHE.clear()
+        _TEAMS_CACHE[id(teams)] = (teams, o.melds)
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
     o.pile_wild = view.pile_has_wild
     o.stock_size = view.stock_size
@@ -578,7 +587,8 @@ def going_out_options(o: Obs) -> list[Action]:
     return out
 
 
-def discard_score(o: Obs, c: Card) -> float:
+def discard_score(o: Obs, c: Card, ranks: tuple[dict[int, float], dict[int, float]] | None
+                  = None) -> float:
     """How willingly the heuristic throws ``c`` (higher: sooner)."""
     rules = o.rules
     if 4 <= c < 8:
@@ -590,25 +600,38 @@ def discard_score(o: Obs, c: Card) -> float:
     base = (rank - 2) * 4
     have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
     score = 0.5 * rules.card_value[c] - 120.0 * (have - 1)
-    size = rules.meld.book_size
-    for m in o.melds[o.team]:
-        if m.kind == RANK_MELD and m.rank == rank:
-            score -= 250.0 if m.size < size else 60.0
-    n = len(o.melds)
-    if n > 1:
-        nxt = (o.team + 1) % n
-        for m in o.melds[nxt]:
-            if m.kind == RANK_MELD and m.rank == rank and m.size < size:
-                score -= 150.0
-        known = o.known_next
-        k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
+    own, danger = ranks if ranks is not None else _rank_penalties(o)
+    score -= own.get(rank, 0.0) + danger.get(rank, 0.0)
+    known = o.known_next
+    k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
+    if k:
         score -= 200.0 if k >= 2 else 70.0 * k
     return score
 
 
+def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
+    """Per rank: what discarding it costs because of the team's own melds (250 for an
+    unfinished one, 60 for a book), and because the next player's team has an
+    unfinished meld of it (150)."""
+    size = o.rules.meld.book_size
+    own: dict[int, float] = {}
+    for m in o.melds[o.team]:
+        if m.kind == RANK_MELD:
+            own[m.rank] = own.get(m.rank, 0.0) + (250.0 if m.size < size else 60.0)
+    danger: dict[int, float] = {}
+    n = len(o.melds)
+    if n > 1:
+        for m in o.melds[(o.team + 1) % n]:
+            if m.kind == RANK_MELD and m.size < size:
+                danger[m.rank] = danger.get(m.rank, 0.0) + 150.0
+    return own, danger
+
+
 def discard_options(o: Obs) -> Iterator[Action]:
-    cards = [c for c in range(NUM_CARDS) if o.hand[c]]
-    cards.sort(key=lambda c: -discard_score(o, c))
+    hand = o.hand
+    ranks = _rank_penalties(o)
+    cards = [c for c in range(NUM_CARDS) if hand[c]]
+    cards.sort(key=lambda c: -discard_score(o, c, ranks))
     for c in cards:
         yield Discard(c)
 
