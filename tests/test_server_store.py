@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -14,6 +19,7 @@ from handfoot.game import Game
 from handfoot.rules import preset
 from handfoot.server.store import SeqTaken, Store, normalise_url
 from handfoot.server.tables import Manager
+from handfoot.server.testing import free_port
 from handfoot.views import seat_view
 from server_fixtures import db_url  # noqa: F401
 
@@ -89,3 +95,30 @@ def test_two_server_processes_share_a_table_through_its_log(tmp_path: Path) -> N
         assert seat_view(replayed, 1) == seat_view(ta.game, 1)
 
     asyncio.run(scenario())
+
+
+def test_handfoot_serve_uses_sqlite_in_the_data_folder_and_prints_the_address(
+        tmp_path: Path) -> None:
+    port = free_port()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from handfoot.cli import main; sys.exit(main())",
+         "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://localhost:{port}/" in line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    assert b"Hand and Foot" in r.read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.1)
+        assert (tmp_path / "handfoot" / "handfoot.db").exists()
+    finally:
+        proc.terminate()
+        proc.wait(10)
