@@ -54,13 +54,39 @@ def result_from_game(event: Event, round_no: int, table_no: int, game: Game) -> 
 
 def result_from_record(event: Event, round_no: int, table_no: int,
                        record: dict[str, Any]) -> TableResult:
-    """The result of a game record (``handfoot replay`` checks it action by action)."""
+    """The result of a game record (``handfoot replay`` checks it action by action).
+
+    Calling time is not an action in a record, so a game the monitor stopped is replayed
+    up to its last action and time is called then; the totals must match the record's."""
+    where = f"round {round_no}, table {table_no}"
     report = replay(record)
-    if not report.ok or report.game is None:
-        raise EventError(f"round {round_no}, table {table_no}: the record does not replay: "
-                         f"{report.message}")
-    result = result_from_game(event, round_no, table_no, report.game)
-    return dataclasses.replace(result, detail={"record": record})
+    if report.ok and report.game is not None:
+        result = result_from_game(event, round_no, table_no, report.game)
+        return dataclasses.replace(result, detail={"record": record})
+    hands = record.get("hands") if isinstance(record, dict) else None
+    summary = record.get("result") if isinstance(record, dict) else None
+    if not isinstance(hands, list) or not hands or not isinstance(summary, dict) \
+            or not summary.get("complete") or not isinstance(hands[-1], dict):
+        raise EventError(f"{where}: the record does not replay: {report.message}")
+    last = hands[-1].get("result") or {}
+    by_clock = last.get("ended_by") == "time"
+    trimmed = {**record, "result": {},
+               "hands": [*hands[:-1], {**hands[-1], "result": None}] if by_clock else hands}
+    again = replay(trimmed)
+    game = again.game
+    if not again.ok or game is None:
+        raise EventError(f"{where}: the record does not replay: {report.message}")
+    table = _table(event, round_no, table_no)
+    if _scoring_part(game.rules) != _scoring_part(event.table_rules(table)):
+        raise EventError(f"{where}: the game was played under {game.rules.name} rules that "
+                         "differ from the event's")
+    if by_clock:
+        game.call_time()
+    if list(game.totals) != summary.get("totals"):
+        raise EventError(f"{where}: the record does not replay: {report.message}")
+    return TableResult(round_no, table_no, "online",
+                       tuple(tuple(sc.total for sc in r.scores) for r in game.results),
+                       tuple(game.totals), True, {"record": record})
 
 
 def result_from_sheets(event: Event, round_no: int, table_no: int,
