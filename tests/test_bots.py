@@ -58,7 +58,7 @@ def test_expert_and_random_play_a_hand_of_every_preset(name: str) -> None:
     assert len(game.results) == 1
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=8, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_heuristic_and_expert_play_random_valid_rule_sets(data: st.DataObject,
