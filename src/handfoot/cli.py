@@ -287,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_parser(sub)
     from handfoot.bench import add_parser as add_bench_parser
     add_bench_parser(sub)
+    from handfoot.club.cli import add_parser as add_event_parser
+    add_event_parser(sub)
     return parser
 
 
