@@ -71,8 +71,8 @@ async function houseRules(save) {
   try {
     const r = await api("/api/rule-sets/check", body);
     const lines = r.changes.length ? r.changes.map((c) => `<li><b>${esc(c.setting)}</b>: ${esc(JSON.stringify(c.from))} → ${esc(JSON.stringify(c.to))}</li>`).join("") : "<li>no change from the preset</li>";
-    $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
     if (save) { await showLobbyRules(r.name); }
+    $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>; new tables can use it." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
   } catch (e) { $("#house-result").innerHTML = `<p class="error" style="color:#a00"><b>${esc(e.message)}</b></p>`; }
 }
 async function showLobbyRules(select) {
@@ -169,7 +169,7 @@ function render() {
   const me = s.seat;
   // forget selections that no longer exist
   hf.selected = new Set([...hf.selected].filter((i) => i < v.hand.length));
-  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq && (v.actor !== me || v.phase !== "play")) { hf.selected.clear(); hf.staged = []; }
+  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) { hf.selected.clear(); hf.staged = []; $("#preview").textContent = ""; }
   hf.lastSeq = s.seq;
   const partner = (i) => me !== null && i !== me && v.players[i].team === v.players[me].team;
   const seatName = (i) => i === me ? "You" : (partner(i) ? "Partner" : (s.seats[i].computer ? "Computer" : "Player")) +
