@@ -57,9 +57,17 @@ td.num, th.num { text-align: right; }
 .sign { margin-top: 1.2em; font-size: 13pt; display: flex; gap: 3em; }
 .note { font-size: 12pt; color: #333; }
 @media print {
-  body { margin: 0; font-size: 14pt; }
-  @page { margin: 12mm; }
+  body { margin: 0; font-size: 13pt; }
+  @page { margin: 10mm; }
   .noprint { display: none; }
+  .sheet h1 { font-size: 18pt; }
+  .sheet { font-size: 12pt; }
+  .sheet ul { margin: .2em 0 .5em; }
+  .sheet table td { height: 2em; padding: .15em .4em; }
+  .sheet th.num { white-space: nowrap; font-size: 11pt; }
+  .sheet td.label { width: 13em; }
+  .hint { font-size: 9pt; }
+  .rules, .sign { font-size: 10.5pt; }
 }
 """
 
@@ -264,7 +272,8 @@ def score_sheet_html(event: Event, round_no: int, table: TableAssignment) -> str
 def score_sheets_html(event: Event, round_no: int) -> str:
     draw = _draw(event, round_no)
     body = "".join(score_sheet_html(event, round_no, t) for t in draw.tables)
-    landscape = event.rules.game.hands > 2
+    widest = max(t.teams for t in draw.tables) * event.rules.game.hands
+    landscape = widest > 8
     return _page(f"{event.name}: score sheets, round {round_no}", body, landscape)
 
 
