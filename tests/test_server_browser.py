@@ -167,8 +167,10 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
     page.click("#banner a:has-text('Replay')")
     page.wait_for_selector("#replay-step:has-text('step 0 of')")
     page.click("#replay-next")
+    page.wait_for_selector("#replay-step:has-text('step 1 of')")
     page.click("#replay-next")
-    page.wait_for_selector("#replay-step:has-text('step 2 of')")
+    page.click("#replay-next")  # quick clicks add up
+    page.wait_for_selector("#replay-step:has-text('step 3 of')")
     with page.expect_download() as download:
         page.click("#replay-record")
     assert download.value.suggested_filename.endswith(".json")

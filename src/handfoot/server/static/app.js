@@ -339,8 +339,12 @@ async function showReplay(id) {
   $("#replay").hidden = false;
   $("#replay-record").href = `/api/tables/${id}/record`;
   let step = 0, total = 0;
+  let asked = 0;
   const go = async (n) => {
-    const r = await api(`/api/tables/${id}/replay?step=${Math.max(0, n)}`);
+    step = Math.max(0, total ? Math.min(n, total) : n);  // at once, so quick clicks add up
+    const mine = ++asked;
+    const r = await api(`/api/tables/${id}/replay?step=${step}`);
+    if (mine !== asked) return;  // a later click is on its way
     step = r.step; total = r.total;
     $("#replay-step").textContent = `step ${step} of ${total}`;
     $("#replay-slider").max = total; $("#replay-slider").value = step;
