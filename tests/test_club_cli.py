@@ -131,6 +131,15 @@ def test_cli_bad_csv_and_impossible_draw(tmp_path: Path,
     assert code == 2 and "Ann (not Bob, Cy, Di) may partner nobody" in err
     code, out, _ = run(capsys, "event", "list", *db)
     assert out == "Tiny\n"
+    # late arrivals: one at a time, their not-partners registered already
+    code, _, err = run(capsys, "event", "add-player", "Tiny", "Eve", "--not-partner", "Zed", *db)
+    assert code == 2 and "no player called 'Zed'" in err
+    for name in ("Eve", "Fay", "Gus", "Hal"):
+        assert run(capsys, "event", "add-player", "Tiny", name, "--chapter", "Elks",
+                   "--not-partner", "Bob", *db)[0] == 0
+    assert "Eve,Elks,Bob" in run(capsys, "event", "export", "Tiny", *db)[1]
+    code, out, _ = run(capsys, "event", "draw", "Tiny", "--round", "1", "--seed", "1", *db)
+    assert code == 0 and "Table 2:" in out
 
 
 # ------------------------------------------------------------------- printing

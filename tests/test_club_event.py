@@ -25,6 +25,7 @@ from handfoot.club.results import (
 from handfoot.club.standings import high_card_draw, record_playoff, standings
 from handfoot.club.store import ClubStore, verify_password
 from handfoot.records import replay
+from server_fixtures import db_url  # noqa: F401
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "score"
 
@@ -292,3 +293,42 @@ def test_store_password_and_draw_rules(tmp_path: Path) -> None:
     assert again.draws[1].seed == 2 and len(again.results) == 1
     with pytest.raises(EventError, match="no event called 'Nope'; the events are Evening"):
         ClubStore(url).load("Nope")
+
+
+def test_events_live_beside_the_servers_tables(db_url: str) -> None:  # noqa: F811
+    """The same database as the game server (SQLite, and PostgreSQL where one runs):
+    the club's tables beside the server's, both surviving a reopening."""
+    from handfoot.server.store import Store
+    server = Store(db_url)
+    tid = server.create_table("classic", "x = 1", 7, [{"kind": "human"}])
+    store = ClubStore(db_url)
+    ev = Event.create("Beside", "classic", rounds=1)
+    register(ev, 8)
+    store.create(ev, "pass word")
+    store.save_settings(ev)
+    store.save_draw(ev, draw_round(ev, 1, 5))
+    store.add_result(ev, TableResult(1, 2, "paper", ((5, 6),), (5, 6)))
+    tb_ev = store.load("Beside")
+    server.close()
+    store.close()
+    again = ClubStore(db_url).load("Beside")
+    assert again.players == tb_ev.players and again.draws == tb_ev.draws
+    assert again.results == [TableResult(1, 2, "paper", ((5, 6),), (5, 6))]
+    assert Store(db_url).table(tid) is not None
+
+
+def test_byes_are_credited_with_the_players_average() -> None:
+    ev = Event.create("Byes", "texas-good-sam", rounds=2)
+    register(ev, 10)  # 2 byes a round
+    for r in (1, 2):
+        ev.draws[r] = draw_round(ev, r, r)
+        for t in ev.draws[r].tables:
+            ev.results.append(TableResult(r, t.number, "paper", ((100 * r, 50),), (100 * r, 50)))
+    lines = {x.name: x for x in standings(ev).players}
+    sat_out = [ev.name_of(p) for r in (1, 2) for p in ev.draws[r].byes]
+    assert len(set(sat_out)) == 4
+    for name in sat_out:
+        x = lines[name]
+        assert x.byes == 1 and x.games == 1
+        played = x.points - x.bye_credit
+        assert x.bye_credit == played  # one game played, one bye: credited its score

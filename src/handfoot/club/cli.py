@@ -82,6 +82,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_add_player(args: argparse.Namespace) -> int:
+    store = _store(args)
+    event = store.load(args.name)
+    for other in args.not_partner:
+        event.by_name(other)
+    event.add_player(args.player, args.chapter, args.not_partner)
+    store.save_settings(event)
+    print(f"{args.player} added; {len(event.players)} players")
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     sys.stdout.write(players_csv(_store(args).load(args.name).players))
     return 0
@@ -277,6 +288,13 @@ def add_parser(sub: Any) -> None:
     c.add_argument("name")
     c.add_argument("file")
     c.set_defaults(func=_guard(cmd_import))
+    c = ev.add_parser("add-player", parents=[db], help="register one player (a late arrival)")
+    c.add_argument("name")
+    c.add_argument("player")
+    c.add_argument("--chapter", default="")
+    c.add_argument("--not-partner", action="append", default=[], metavar="NAME",
+                   help="someone who may not be their partner (repeat for more)")
+    c.set_defaults(func=_guard(cmd_add_player))
     c = ev.add_parser("export", parents=[db], help="the players as CSV")
     c.add_argument("name")
     c.set_defaults(func=_guard(cmd_export))

@@ -104,8 +104,11 @@ class ClubStore:
         url = normalise_url(url or default_url())
         self.url = url
         if url.startswith("sqlite"):
-            self.engine = sa.create_engine(url, connect_args={"check_same_thread": False})
             memory = url in ("sqlite://", "sqlite:///:memory:")
+            # in memory: one connection, or each would see its own empty database
+            self.engine = sa.create_engine(
+                url, connect_args={"check_same_thread": False},
+                **({"poolclass": sa.pool.StaticPool} if memory else {}))
 
             @sa.event.listens_for(self.engine, "connect")
             def _pragmas(conn: Any, _record: Any) -> None:
@@ -116,9 +119,6 @@ class ClubStore:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
 
-            if memory:  # one connection, or each would see its own empty database
-                self.engine = sa.create_engine(url, connect_args={"check_same_thread": False},
-                                               poolclass=sa.pool.StaticPool)
         else:
             self.engine = sa.create_engine(url, pool_pre_ping=True)
         metadata.create_all(self.engine)
