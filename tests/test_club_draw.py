@@ -212,3 +212,18 @@ def test_event_settings() -> None:
     with pytest.raises(EventError, match="already registered"):
         ev.add_player("player 1")
     assert list(itertools.chain(*ev.forbidden_pairs())) != []
+
+
+def test_a_big_impossible_draw_is_refused_at_once() -> None:
+    """Over 60 players, most of one chapter, chapters apart: said without a long search."""
+    ev = Event.create("x", "texas-good-sam", avoid_same_chapter=True)
+    for i in range(61):
+        ev.add_player(f"P{i}", "Big" if i < 31 else f"C{i % 5}")
+    # 61 players: one bye; whoever sits out, 30 or 31 Big members are left for 30 teams
+    d = draw_round(ev, 1, 1)
+    assert check_draw(ev, d) == [] and len(d.byes) == 1
+    assert ev.player(d.byes[0]).chapter == "Big"
+    for i in (61, 62, 63):  # 64 players, no byes, 32 teams
+        ev.add_player(f"P{i}", "Big")
+    with pytest.raises(DrawError, match="chapter Big has 34 of the 64 players"):
+        draw_round(ev, 1, 1)

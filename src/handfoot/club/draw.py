@@ -99,25 +99,32 @@ def _hard_pairs(event: Event, ids: list[int]) -> set[frozenset[int]]:
     return bad
 
 
-def _explain(event: Event, ids: list[int], k: int, bad: set[frozenset[int]]) -> DrawError:
-    """Say which players' restrictions cannot all be met."""
+def _why(event: Event, ids: list[int], bad: set[frozenset[int]], p: int) -> str:
+    """A player's restrictions and whom they leave: "Ann (not Bob) may partner only Cy"."""
+    names = event.name_of
+    reasons = []
+    pl = event.player(p)
+    others = {event.by_name(o).id for o in pl.not_partners}
+    others |= {q.id for q in event.players if any(
+        o.casefold() == pl.name.casefold() for o in q.not_partners)}
+    if others & set(ids):
+        reasons.append("not " + ", ".join(names(o) for o in sorted(others & set(ids))))
+    if event.avoid_same_chapter and pl.chapter:
+        reasons.append(f"not chapter {pl.chapter}")
+    allowed = [q for q in ids if q != p and frozenset((p, q)) not in bad]
+    tail = ("nobody" if not allowed else "only " + ", ".join(names(q) for q in allowed)
+            if len(allowed) <= 4 else f"{len(allowed)} players")
+    return f"{names(p)} ({'; '.join(reasons)}) may partner {tail}"
+
+
+def _precheck(event: Event, ids: list[int], k: int, bad: set[frozenset[int]]
+              ) -> DrawError | None:
+    """The plain reasons a draw is impossible, found without a search."""
     names = event.name_of
     n_teams = len(ids) // k
 
     def why(p: int) -> str:
-        reasons = []
-        pl = event.player(p)
-        others = {event.by_name(o).id for o in pl.not_partners}
-        others |= {q.id for q in event.players if any(
-            o.casefold() == pl.name.casefold() for o in q.not_partners)}
-        if others & set(ids):
-            reasons.append("not " + ", ".join(names(o) for o in sorted(others & set(ids))))
-        if event.avoid_same_chapter and pl.chapter:
-            reasons.append(f"not chapter {pl.chapter}")
-        allowed = [q for q in ids if q != p and frozenset((p, q)) not in bad]
-        tail = ("nobody" if not allowed else "only " + ", ".join(names(q) for q in allowed)
-                if len(allowed) <= 4 else f"{len(allowed)} players")
-        return f"{names(p)} ({'; '.join(reasons)}) may partner {tail}"
+        return _why(event, ids, bad, p)
 
     alone = [p for p in ids
              if sum(1 for q in ids if q != p and frozenset((p, q)) not in bad) < k - 1]
@@ -137,6 +144,19 @@ def _explain(event: Event, ids: list[int], k: int, bad: set[frozenset[int]]) -> 
                     f"{len(ids)} players, but there are only {n_teams} teams and each may "
                     f"hold one of them ({', '.join(names(p) for p in members)}).",
                     [names(p) for p in members])
+    return None
+
+
+def _explain(event: Event, ids: list[int], k: int, bad: set[frozenset[int]]) -> DrawError:
+    """Say which players' restrictions cannot all be met."""
+    names = event.name_of
+
+    def why(p: int) -> str:
+        return _why(event, ids, bad, p)
+
+    early = _precheck(event, ids, k, bad)
+    if early is not None:
+        return early
     # Whose restrictions, dropped alone, would make a draw possible?
     rng = random.Random(0)
     by_restriction = sorted(ids, key=lambda p: -sum(1 for pair in bad if p in pair))
@@ -282,6 +302,8 @@ def draw_round(event: Event, round_no: int, seed: int) -> RoundDraw:
                 a2, _l2, _i2 = _leftover(event, ids, seats, round_no, rng)
                 attempts.append(a2)
         for act in attempts:
+            if _precheck(event, act, k, bad) is not None:
+                continue
             try:
                 found = _partition(act, k, bad | partners_before, rng, WISH_BUDGET)
             except _OutOfSteps:
