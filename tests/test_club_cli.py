@@ -97,6 +97,7 @@ def test_an_evening_from_the_command_line(tmp_path: Path,
     assert code == 0
     files = sorted(p.name for p in (tmp_path / "print").iterdir())
     assert files == ["assignments-round1.csv", "assignments-round1.html", "results.html",
+                     "round1-table1.toml", "round1-table2.toml", "round1-table3.toml",
                      "score-sheets-round1.html", "standings.csv"]
     sheets = (tmp_path / "print" / "score-sheets-round1.html").read_text("utf-8")
     assert sheets.count('class="sheet"') == 3 and "Meld 120" in sheets
@@ -220,3 +221,39 @@ def test_printed_pages_in_chromium(tmp_path: Path) -> None:
     assert pages == len(ev.draws[1].tables)
     assert png.stat().st_size > 20_000
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_filled_in_template_scores_like_the_example() -> None:
+    """The scorer's TOML template, filled in with the Samboree example's table, scores
+    what ``handfoot score`` gives for the example; names on the wrong team are refused."""
+    import tomllib
+
+    from handfoot.club.event import EventError
+    from handfoot.club.printing import sheet_template
+    from handfoot.club.results import result_from_sheets
+    from handfoot.scorekeeper import score_file
+
+    ev = Event.create("Samboree", "alabama-samboree")
+    for n in NAMES[:8]:
+        ev.add_player(n)
+    ev.draws[1] = draw_round(ev, 1, 2)
+    table = ev.draws[1].tables[0]
+    example = tomllib.loads((EXAMPLES / "alabama-samboree.toml").read_text("utf-8"))
+    sheets = []
+    for hand in (1, 2, 3):
+        sheet = tomllib.loads(sheet_template(ev, 1, table))
+        sheet["hand"] = hand
+        sheet["went_out"] = example["went_out"]
+        for mine, theirs in zip(sheet["teams"], example["teams"], strict=True):
+            for key in ("melds", "exact_deals"):
+                if key in theirs:
+                    mine[key] = theirs[key]
+            for pm, pt in zip(mine["players"], theirs["players"], strict=True):
+                pm["hand"], pm["foot"] = pt.get("hand", ""), pt.get("foot", "")
+        sheets.append(sheet)
+    expected = [t.score.total for t in score_file(EXAMPLES / "alabama-samboree.toml")[1]]
+    result = result_from_sheets(ev, 1, 1, sheets)
+    assert result.totals == tuple(3 * x for x in expected)
+    sheets[1]["teams"].reverse()
+    with pytest.raises(EventError, match=r"sheet 2: team 1 lists .*, who plays for team 2"):
+        result_from_sheets(ev, 1, 1, sheets)

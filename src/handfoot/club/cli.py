@@ -219,6 +219,8 @@ def cmd_print(args: argparse.Namespace) -> int:
         files[f"assignments-round{r}.html"] = printing.assignments_html(event, r)
         files[f"assignments-round{r}.csv"] = printing.assignments_csv(event, r)
         files[f"score-sheets-round{r}.html"] = printing.score_sheets_html(event, r)
+        for t in event.draws[r].tables if r in event.draws else ():
+            files[f"round{r}-table{t.number}.toml"] = printing.sheet_template(event, r, t)
     files["results.html"] = printing.results_html(event)
     files["standings.csv"] = printing.standings_csv(event)
     for name, text in files.items():

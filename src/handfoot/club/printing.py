@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from html import escape
 from itertools import groupby
 
@@ -275,6 +276,42 @@ def score_sheets_html(event: Event, round_no: int) -> str:
     widest = max(t.teams for t in draw.tables) * event.rules.game.hands
     landscape = widest > 8
     return _page(f"{event.name}: score sheets, round {round_no}", body, landscape)
+
+
+def sheet_template(event: Event, round_no: int, table: TableAssignment) -> str:
+    """A table's score file for one hand in the ``handfoot score`` format, the teams and
+    players named, for the scorer to fill in (one copy per hand)."""
+    rules = event.table_rules(table)
+
+    def q(text: str) -> str:
+        return json.dumps(text, ensure_ascii=False)
+
+    lines = [f"# {event.name}, round {round_no}, table {table.number}: the score of one hand",
+             "# (handfoot score format, docs/scorekeeper.md). Copy this file for each hand",
+             "# and set hand; then enter the hands in order with",
+             f"#   handfoot event result {q(event.name)} --round {round_no} "
+             f"--table {table.number} --sheet HAND1 HAND2 ...",
+             "hand = 1",
+             "# went_out = 0   # the team that went out (0 is the first below); leave it out "
+             "if nobody did", ""]
+    for k in range(table.teams):
+        members = table.team_members(k)
+        lines += ["[[teams]]",
+                  f"name = {q(team_label(table, k) + ': ' + event.team_name(members))}",
+                  "melds = []        # each meld as it lies, e.g. \"QH QD QS QC 2C\""]
+        if rules.threes.red == "board":
+            lines.append("red_threes = 0    # red 3s on the board")
+        if rules.deal.exact_grab_bonus:
+            lines.append("exact_deals = 0   # players who grabbed exactly the right number")
+        if rules.opening.short_penalty:
+            lines.append("short_openings = 0")
+        lines.append("penalties = 0")
+        for pid in members:
+            lines += ["[[teams.players]]", f"name = {q(event.name_of(pid))}",
+                      'hand = ""         # cards left in the hand', 'foot = ""         '
+                      "# the foot, if never picked up"]
+        lines.append("")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- results

@@ -125,6 +125,7 @@ def result_from_sheets(event: Event, round_no: int, table_no: int,
                                  if not k.startswith("game."))
                 raise EventError(f"{label}: it is for {theirs.name} rules, but the table plays "
                                  f"{rules.name} (they differ in {diff})")
+        _check_names(event, table, data, label)
         data.pop("variant", None)
         data["rules"] = rules.to_dict()
         number = data.setdefault("hand", i + 1)
@@ -141,6 +142,27 @@ def result_from_sheets(event: Event, round_no: int, table_no: int,
     return TableResult(round_no, table_no, "paper", tuple(hands), totals,
                        time_called or len(sheets) < rules.game.hands,
                        {"sheets": [dict(s) for s in sheets], "scores": scores})
+
+
+def _check_names(event: Event, table: TableAssignment, sheet: dict[str, Any],
+                 label: str) -> None:
+    """A player named on a sheet who is registered must be on that team at this table
+    (the teams of a sheet come in the order of the table's teams)."""
+    teams = sheet.get("teams")
+    if not isinstance(teams, list):
+        return
+    known = {p.name.casefold(): p.id for p in event.players}
+    for t, team in enumerate(teams[:table.teams]):
+        players = team.get("players") if isinstance(team, dict) else None
+        for entry in players if isinstance(players, list) else []:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            pid = known.get(name.strip().casefold()) if isinstance(name, str) else None
+            if pid is None or pid in table.team_members(t):
+                continue
+            where = next((f"team {k + 1}" for k in range(table.teams)
+                          if pid in table.team_members(k)), "another table")
+            raise EventError(f"{label}: team {t + 1} lists {name}, who plays for {where} "
+                             "(give the teams in the order of the score sheet)")
 
 
 def play_table(event: Event, round_no: int, table_no: int, bots: Sequence[str],
