@@ -101,6 +101,18 @@ def test_keep_partners_moves_teams_between_tables() -> None:
     assert not opponents[0] & opponents[1]
 
 
+def test_partner_policy_round_by_round() -> None:
+    ev = club(16, rounds=4, partner_policy="keep, redraw,keep")
+    assert [ev.policy_for(r) for r in (1, 2, 3, 4)] == ["redraw", "keep", "redraw", "keep"]
+    run_rounds(ev, 2)
+    teams = [sorted(map(sorted, d.teams())) for d in ev.draws.values()]
+    assert teams[0] == teams[1] != teams[2] == teams[3]
+    assert not {frozenset(t) for t in teams[0]} & {frozenset(t) for t in teams[2]}
+    for bad in ("keep,keep,keep,keep", "keep,swap,keep"):
+        with pytest.raises(EventError, match="for each of rounds 2 to 4"):
+            club(8, rounds=4, partner_policy=bad)
+
+
 def test_byes_rotate_fairly() -> None:
     ev = club(26, rounds=6, couples=False)  # 2 left over each round
     run_rounds(ev, 1)

@@ -275,8 +275,9 @@ def add_parser(sub: Any) -> None:
                    help="minutes a game may last (default: the rule set's)")
     c.add_argument("--warning", type=int, metavar="MIN",
                    help="warn players this many minutes before time (default: rule set's)")
-    c.add_argument("--partners", choices=("redraw", "keep"), default="redraw",
-                   help="later rounds: draw new partners, or keep teams and move tables")
+    c.add_argument("--partners", default="redraw",
+                   help="later rounds: redraw (new partners) or keep (teams move tables); "
+                        "or one for each of rounds 2, 3, ...: keep,redraw")
     c.add_argument("--odd", choices=("bye", "individuals"), default="bye",
                    help="players left over: a bye, or a table of individuals")
     c.add_argument("--not-same-chapter", action="store_true",

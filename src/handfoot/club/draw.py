@@ -17,8 +17,8 @@ When the players do not fill the tables, the players left over either have a bye
 (those with the fewest byes so far, in seeded order: byes go round fairly) or play a
 table of individuals (one team per seat; 2 or 3 players left over play as such; 1 left
 over joins a full table, making a table of 5 (or 7) individuals where the deck
-allows; otherwise that player has a bye). With "keep" partners the leftover players
-stay the same in every round; choose "redraw" to rotate them.
+allows; otherwise that player has a bye). In a round that keeps partners the players
+left over are those of the round before; rounds that redraw rotate them.
 
 >>> from handfoot.club.event import Event
 >>> ev = Event.create("x", "classic", rounds=1)
@@ -281,16 +281,16 @@ def draw_round(event: Event, round_no: int, seed: int) -> RoundDraw:
     partners_before, met = _met_before(event, round_no)
     notes: list[str] = []
 
-    if round_no > 1 and event.partner_policy == "keep":
-        first = event.draws[1]
-        teams = first.teams()
-        leftover_tables = [t for t in first.tables if t.individuals]
+    if round_no > 1 and event.policy_for(round_no) == "keep":
+        prev = event.draws[round_no - 1]
+        teams = prev.teams()
+        leftover_tables = [t for t in prev.tables if t.individuals]
         placed = {p for t in teams for p in t} | {p for t in leftover_tables for p in t.seats}
-        new = [event.name_of(p) for p in ids if p not in placed and p not in first.byes]
+        new = [event.name_of(p) for p in ids if p not in placed and p not in prev.byes]
         if new:
-            raise EventError("partners are kept from round 1, but these players were not in "
-                             f"its draw: {', '.join(new)}")
-        leftover = sorted(p for t in leftover_tables for p in t.seats) or list(first.byes)
+            raise EventError(f"partners are kept from round {round_no - 1}, but these players "
+                             f"were not in its draw: {', '.join(new)}")
+        leftover = sorted(p for t in leftover_tables for p in t.seats) or list(prev.byes)
         individuals = bool(leftover_tables)
     else:
         active, leftover, individuals = _leftover(event, ids, seats, round_no, rng)

@@ -164,7 +164,8 @@ class Event:
     time_limit_minutes: int = 0  #: 0: no clock
     time_warning_minutes: int = 0
     #: how partners are found in rounds after the first: "redraw" (new partners, new
-    #: tables) or "keep" (the same teams move between tables)
+    #: tables) or "keep" (the previous round's teams move between tables); one for all
+    #: later rounds, or one for each of rounds 2, 3, ... separated by commas
     partner_policy: str = "redraw"
     #: players left over when the count does not fill the tables: "bye" (they sit out
     #: the round, in turn) or "individuals" (they play a table of individuals)
@@ -195,9 +196,13 @@ class Event:
             raise EventError(f"rules: {e}") from e
         if rounds < 1:
             raise EventError("an event has at least one round")
-        if partner_policy not in PARTNER_POLICIES:
-            raise EventError(f"partner policy {partner_policy!r} is not one of "
-                             f"{', '.join(PARTNER_POLICIES)}")
+        policies = [x.strip() for x in partner_policy.split(",")]
+        if any(x not in PARTNER_POLICIES for x in policies) or \
+                len(policies) not in (1, rounds - 1):
+            raise EventError(f"partner policy {partner_policy!r}: give one of "
+                             f"{', '.join(PARTNER_POLICIES)} for every later round, or one "
+                             f"for each of rounds 2 to {rounds}, separated by commas")
+        partner_policy = ",".join(policies)
         if odd_players not in ODD_POLICIES:
             raise EventError(f"odd-player policy {odd_players!r} is not one of "
                              f"{', '.join(ODD_POLICIES)}")
@@ -211,6 +216,14 @@ class Event:
                 r.game, time_limit_minutes=limit, time_warning_minutes=warning))
         return Event(name.strip(), r.name, r.to_toml(), rounds, limit, warning,
                      partner_policy, odd_players, avoid_same_chapter)
+
+    def policy_for(self, round_no: int) -> str:
+        """How round ``round_no``'s partners are found (round 1: always drawn)."""
+        if round_no <= 1:
+            return "redraw"
+        policies = self.partner_policy.split(",")
+        return policies[0] if len(policies) == 1 else policies[min(round_no - 2,
+                                                                   len(policies) - 1)]
 
     @property
     def rules(self) -> Rules:
