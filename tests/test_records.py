@@ -310,3 +310,36 @@ def test_sim_records_are_byte_identical_and_replay(
     # the three hands are different deals
     orders = {tuple(load(dirs[0] / n)["hands"][0]["deal"]["order"]) for n in names}
     assert len(orders) == 3
+
+
+@pytest.mark.parametrize("when", ["end-hand", "finish-hand"])
+def test_a_game_stopped_by_the_clock_replays(when: str) -> None:
+    import dataclasses
+    import random
+
+    from handfoot.game import Game
+    from handfoot.records import game_record, replay
+    from handfoot.rules import preset
+
+    base = preset("alabama-samboree")
+    rules = dataclasses.replace(base, game=dataclasses.replace(base.game,
+                                                                when_time_is_called=when))
+    game = Game(rules, seed=4)
+    rng = random.Random(4)
+    while len(game.results) < 1:
+        game.apply(rng.choice(game.legal_actions()))
+    for _ in range(30):
+        game.apply(rng.choice(game.legal_actions()))
+    game.call_time()
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(game.results) == 2
+    # end-hand: the hand stops where it is; finish-hand: it is played out, then no new hand.
+    expected = {"time"} if when == "end-hand" else {"out", "stock"}
+    assert game.results[-1].ended_by in expected
+    record = game_record(game)
+    assert record["result"]["time_called_at"] == [2, 30]
+    report = replay(record)
+    assert report.ok, report.message
+    record["result"]["time_called_at"] = None
+    assert not replay(record).ok

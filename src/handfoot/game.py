@@ -45,6 +45,8 @@ class Game:
         self.winners: list[int] = []
         self.tie_break = ""  #: how a tie was broken: "", "playoff-hand" or "high-card"
         self.time_called = False
+        #: when time was called: (hand number, actions of that hand made before it)
+        self.time_called_at: tuple[int, int] | None = None
         self.playoff = False
         self.hand = self._new_hand()
 
@@ -101,6 +103,7 @@ class Game:
         if self.over or self.time_called:
             return
         self.time_called = True
+        self.time_called_at = (self.hand.hand_number, len(self.hand.history))
         if self.rules.game.when_time_is_called == "end-hand":
             self.hand.call_time()
             self._finish_hand()

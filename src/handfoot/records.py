@@ -80,6 +80,7 @@ def game_record(game: Game, players: Sequence[str] | None = None,
             "totals": list(game.totals),
             "winners": list(game.winners),
             "tie_break": game.tie_break,
+            "time_called_at": list(game.time_called_at) if game.time_called_at else None,
         },
     }
 
@@ -155,11 +156,20 @@ def replay(record: dict[str, Any]) -> ReplayReport:
     except ValueError as e:
         return ReplayReport(False, f"hand 1: {e}")
     checked = 0
+    time_at = result.get("time_called_at")
+    if time_at is not None and not (isinstance(time_at, list) and len(time_at) == 2
+                                    and all(isinstance(x, int) for x in time_at)):
+        return ReplayReport(False, f"time_called_at {time_at!r} is not [hand, actions]")
     for i, h in enumerate(hands):
         number = i + 1
         if game.over:
             return ReplayReport(False, f"hand {number}: the game was already over", game, checked)
-        for k, entry in enumerate(h.get("actions", [])):
+        actions = h.get("actions", [])
+        for k, entry in enumerate([*actions, None]):
+            if time_at is not None and time_at == [number, k]:
+                game.call_time()  # the monitor called time here
+            if entry is None:
+                break
             where = f"hand {number}, action {k + 1}"
             try:
                 action = action_from_json(entry)
