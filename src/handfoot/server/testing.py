@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -39,15 +40,17 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        # the server's messages go to a file: a pipe nobody reads could fill and stall it
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while it runs)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "handfoot.server", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"the server stopped: {err}")
+                self.log.seek(0)
+                raise RuntimeError(f"the server stopped: {self.log.read().decode()}")
             try:
                 with urllib.request.urlopen(self.base + "/api/rule-sets", timeout=2):
                     return self
