@@ -67,7 +67,8 @@ def test_whole_game_replays(variant: str) -> None:
     assert len(record["hands"]) >= preset(variant).game.hands
     assert [h["number"] for h in record["hands"]] == list(range(1, len(record["hands"]) + 1))
     assert record["result"] == {"complete": True, "totals": game.totals,
-                                "winners": game.winners, "tie_break": game.tie_break}
+                                "winners": game.winners, "tie_break": game.tie_break,
+                                "time_called_at": None}
     assert sum(sum(h["result"]["totals"][t] for h in record["hands"])
                for t in range(2)) == sum(game.totals)
     report = replay(record)
