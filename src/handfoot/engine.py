@@ -13,10 +13,11 @@ applies an action already known to be legal (the fast path for simulations).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
+from typing import Protocol
 
 from handfoot.actions import (
     ASK,
@@ -422,20 +423,7 @@ class Hand:
     # -------------------------------------------------------------- going out
     def books(self, team: int) -> tuple[int, int, int, int]:
         """Complete books of a team: (clean, dirty, wild, sequence)."""
-        size = self.rules.meld.book_size
-        clean = dirty = wild = seq = 0
-        for m in self.melds[team]:
-            if len(m.cards) >= size:
-                if m.kind == RANK_MELD:
-                    if m.wilds:
-                        dirty += 1
-                    else:
-                        clean += 1
-                elif m.kind == WILD_MELD:
-                    wild += 1
-                else:
-                    seq += 1
-        return clean, dirty, wild, seq
+        return count_books(self.melds[team], self.rules.meld.book_size)
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
@@ -1617,6 +1605,32 @@ class LegalActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"LegalActions({self._all()!r})"
+
+
+class _MeldShape(Protocol):
+    @property
+    def kind(self) -> int: ...
+    @property
+    def wilds(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+
+
+def count_books(melds: Iterable[_MeldShape], book_size: int) -> tuple[int, int, int, int]:
+    """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
+    clean = dirty = wild = seq = 0
+    for m in melds:
+        if m.size >= book_size:
+            if m.kind == RANK_MELD:
+                if m.wilds:
+                    dirty += 1
+                else:
+                    clean += 1
+            elif m.kind == WILD_MELD:
+                wild += 1
+            else:
+                seq += 1
+    return clean, dirty, wild, seq
 
 
 def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:

@@ -46,7 +46,7 @@ from handfoot.actions import (
     TakePile,
 )
 from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
-from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
+from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, count_books
 from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, View
 
@@ -246,20 +246,7 @@ def _runs(hand: list[int], suit: int) -> list[list[Card]]:
 
 
 def _books(o: Obs, team: int) -> tuple[int, int, int, int]:
-    size = o.rules.meld.book_size
-    clean = dirty = wild = seq = 0
-    for m in o.melds[team]:
-        if m.size >= size:
-            if m.kind == RANK_MELD:
-                if m.wilds:
-                    dirty += 1
-                else:
-                    clean += 1
-            elif m.kind == WILD_MELD:
-                wild += 1
-            else:
-                seq += 1
-    return clean, dirty, wild, seq
+    return count_books(o.melds[team], o.rules.meld.book_size)
 
 
 def table_points(o: Obs, team: int) -> int:
