@@ -67,6 +67,26 @@ club_tie_breaks = sa.Table(
     sa.Column("created", sa.DateTime, nullable=False),
 )
 
+#: organisers logged in through the web pages: the hash of each session's random token
+club_sessions = sa.Table(
+    "club_sessions", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("event", sa.String(120), sa.ForeignKey("club_events.name"), nullable=False),
+    sa.Column("expires", sa.DateTime, nullable=False),
+)
+
+#: a round's clock, started by the organiser (the time limit and warning are the event's)
+club_clocks = sa.Table(
+    "club_clocks", metadata,
+    sa.Column("event", sa.String(120), sa.ForeignKey("club_events.name"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("started", sa.DateTime, nullable=False),
+    sa.Column("called", sa.DateTime, nullable=True),
+    sa.PrimaryKeyConstraint("event", "round"),
+)
+
+SESSION_HOURS = 24
+
 SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 
 
@@ -86,6 +106,10 @@ def verify_password(password: str, stored: str) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(mine.hex(), digest)
+
+
+def session_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _now() -> dt.datetime:
@@ -210,3 +234,64 @@ class ClubStore:
                 event=event.name, tie_break_json=json.dumps(tie_break.to_json()),
                 created=_now()))
         event.tie_breaks.append(tie_break)
+
+    # ------------------------------------------------------- organisers' sessions
+    def new_session(self, name: str) -> str:
+        """A session for the organiser of event ``name`` (after the password was
+        checked); returns the random token (only its hash is kept)."""
+        token = secrets.token_urlsafe(24)
+        now = _now()
+        with self.engine.begin() as c:
+            c.execute(sa.delete(club_sessions).where(club_sessions.c.expires < now))
+            c.execute(sa.insert(club_sessions).values(
+                token_hash=session_hash(token), event=name,
+                expires=now + dt.timedelta(hours=SESSION_HOURS)))
+        return token
+
+    def session_event(self, token: str) -> str | None:
+        """The event whose organiser holds this session token, while it is valid."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(club_sessions.c.event, club_sessions.c.expires)
+                            .where(club_sessions.c.token_hash == session_hash(token))).first()
+        if row is None or row[1] < _now():
+            return None
+        return str(row[0])
+
+    def end_session(self, token: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(sa.delete(club_sessions)
+                      .where(club_sessions.c.token_hash == session_hash(token)))
+
+    # ---------------------------------------------------------------- clocks
+    def start_clock(self, name: str, round_no: int) -> dt.datetime:
+        """Start round ``round_no``'s clock now (UTC); a clock already started stands."""
+        now = _now()
+        with self.engine.begin() as c:
+            row = c.execute(sa.select(club_clocks.c.started).where(
+                club_clocks.c.event == name, club_clocks.c.round == round_no)).first()
+            if row is not None:
+                return row[0]  # type: ignore[no-any-return]
+            c.execute(sa.insert(club_clocks).values(event=name, round=round_no, started=now))
+        return now
+
+    def clock_called(self, name: str, round_no: int) -> None:
+        """Keep that time was called for the round (started then, if it was not)."""
+        now = _now()
+        with self.engine.begin() as c:
+            done = c.execute(sa.update(club_clocks).where(
+                club_clocks.c.event == name, club_clocks.c.round == round_no)
+                .values(called=now))
+            if done.rowcount == 0:
+                c.execute(sa.insert(club_clocks).values(event=name, round=round_no,
+                                                        started=now, called=now))
+
+    def clocks(self, name: str | None = None
+               ) -> list[tuple[str, int, dt.datetime, dt.datetime | None]]:
+        """(event, round, started, called) of every clock (of one event)."""
+        q = sa.select(club_clocks.c.event, club_clocks.c.round, club_clocks.c.started,
+                      club_clocks.c.called)
+        if name is not None:
+            q = q.where(club_clocks.c.event == name)
+        with self.engine.connect() as c:
+            return [(str(r[0]), int(r[1]), r[2], r[3]) for r in c.execute(q)]
+

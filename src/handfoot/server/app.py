@@ -31,6 +31,7 @@ from handfoot.engine import IllegalAction
 from handfoot.game import Game
 from handfoot.records import dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.server.events import EventService, event_routes
 from handfoot.server.store import Store
 from handfoot.server.tables import (
     Connection,
@@ -85,9 +86,12 @@ def _changes(rules: Rules, base: Rules) -> list[dict[str, Any]]:
     return [{"setting": k, "from": a, "to": b} for k, a, b in rules.changes_from(base)]
 
 
-def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Starlette:
+def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
+               minute: float = 60.0) -> Starlette:
+    """``minute``: seconds in a minute of an event round's clock (tests shorten it)."""
     store = Store(db_url)
     manager = Manager(store, bot_delay=bot_delay)
+    events = EventService(store, manager, public_url, minute)
 
     def get_table(table_id: str) -> LiveTable:
         table = manager.load(table_id)
@@ -361,8 +365,10 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.resume_all()
+        await events.start()
         yield
         await manager.close()
+        await events.close()
         store.close()
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
@@ -381,18 +387,22 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "") -> Sta
         Route("/api/tables/{id}/record", api_record),
         Route("/api/tables/{id}/replay", api_replay),
         WebSocketRoute("/ws/{id}", ws_endpoint),
+        *event_routes(events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={ApiError: on_api_error})
     app.state.manager = manager
+    app.state.events = events
     return app
 
 
-def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6) -> None:
+def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
+          minute: float = 60.0) -> None:
     import uvicorn
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"handfoot: open http://{shown}:{port}/ in your browser "
-          f"(database: {db_url}; stop with Ctrl+C)", flush=True)
-    app = create_app(db_url, bot_delay=bot_delay)
+          f"(database: {db_url}; stop with Ctrl+C); club events at "
+          f"http://{shown}:{port}/events", flush=True)
+    app = create_app(db_url, bot_delay=bot_delay, minute=minute)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)

@@ -9,7 +9,8 @@ from typing import Any
 def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.server.app import serve
     from handfoot.server.store import default_url
-    serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay)
+    serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
+          minute=args.minute_seconds)
     return 0
 
 
@@ -22,4 +23,6 @@ def add_serve_parser(sub: Any) -> None:
                         "(default: SQLite in your data folder)")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a computer player waits before it acts (0.6)")
+    # for tests of an event's clock: how long a minute of a round's time limit lasts
+    p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

@@ -55,6 +55,27 @@ actions = sa.Table(
 )
 
 
+#: a table played for a club event: which event, round and table of the draw it is
+#: (a table started again for the same round and table replaces the earlier one)
+event_tables = sa.Table(
+    "event_tables", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("event", sa.String(120), nullable=False, index=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("table_no", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+#: time called at a table by the monitor: after ``seq`` actions (calling time is not an
+#: action of the game, so it is kept beside the log and replayed at that point)
+time_calls = sa.Table(
+    "time_calls", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+
 class SeqTaken(Exception):
     """Another writer appended this action number first."""
 
@@ -68,6 +89,15 @@ class TableRow:
     seats: list[dict[str, Any]]
     created: dt.datetime
     result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventTableRow:
+    table_id: str
+    event: str
+    round: int
+    table_no: int
+    created: dt.datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +224,46 @@ class Store:
                 .order_by(actions.c.seq)).all()
         return [ActionRow(int(r[0]), None if r[1] is None else int(r[1]), json.loads(r[2]))
                 for r in rows]
+
+    # ----------------------------------------------------------- club events
+    def tag_event_table(self, table_id: str, event: str, round_no: int, table_no: int) -> None:
+        """Mark a table as round ``round_no``, table ``table_no`` of a club event."""
+        with self.engine.begin() as c:
+            c.execute(sa.insert(event_tables).values(
+                table_id=table_id, event=event, round=round_no, table_no=table_no,
+                created=_now()))
+
+    def event_table(self, table_id: str) -> EventTableRow | None:
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(event_tables)
+                            .where(event_tables.c.table_id == table_id)).first()
+        return None if row is None else EventTableRow(row.table_id, row.event, int(row.round),
+                                                      int(row.table_no), row.created)
+
+    def event_tables(self, event: str) -> list[EventTableRow]:
+        """The event's tables, oldest first (a later one for the same round and table
+        replaces an earlier one)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(event_tables).where(event_tables.c.event == event)
+                             .order_by(event_tables.c.created)).all()
+        return [EventTableRow(r.table_id, r.event, int(r.round), int(r.table_no), r.created)
+                for r in rows]
+
+    # ----------------------------------------------------------------- clock
+    def call_time(self, table_id: str, seq: int) -> bool:
+        """Keep that time was called at a table after ``seq`` actions; False if it was
+        called before."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(time_calls).values(table_id=table_id, seq=seq,
+                                                       created=_now()))
+        except IntegrityError:
+            return False
+        return True
+
+    def time_called(self, table_id: str) -> int | None:
+        """After how many actions time was called at a table, or None."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(time_calls.c.seq)
+                            .where(time_calls.c.table_id == table_id)).first()
+        return None if row is None else int(row[0])

@@ -74,6 +74,10 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)  #: seat: (level, bot)
+    #: time was called after this many actions (None: not called)
+    time_seq: int | None = None
+    #: the monitor's latest word to the table ("15 minutes left", "Time is called ...")
+    notice: str = ""
 
     @property
     def id(self) -> str:
@@ -139,6 +143,8 @@ def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
         "view": view.to_json(),
         "legal": legal,
         "last_hand": last_hand_json(game),
+        "notice": table.notice,
+        "time_called": game.time_called,
     }
 
 
@@ -150,6 +156,8 @@ class Manager:
         self.bot_delay = bot_delay
         self.live: dict[str, LiveTable] = {}
         self.closing = False
+        #: called (with the table's lock held) when a table's game is over
+        self.on_over: list[Callable[[LiveTable], None]] = []
 
     # -------------------------------------------------------------- loading
     def load(self, table_id: str) -> LiveTable | None:
@@ -160,21 +168,67 @@ class Manager:
         if row is None:
             return None
         rules = Rules.from_toml(row.rules_toml)
-        table = LiveTable(row, rules, Game(rules, row.seed))
+        table = LiveTable(row, rules, Game(rules, row.seed),
+                          time_seq=self.store.time_called(table_id))
         self._catch_up(table)
         if table.game.over and row.result is None:
-            g = table.game
-            self.store.set_result(table.id, {"totals": list(g.totals),
-                                             "winners": list(g.winners), "seq": table.seq,
-                                             "hand_number": g.hand_number})
+            self._over(table)
         self.live[table_id] = table
         return table
 
     def _catch_up(self, table: LiveTable) -> None:
-        """Apply the actions other writers logged after ours (none with one process)."""
+        """Apply the actions other writers logged after ours (none with one process),
+        calling time where it was called."""
         for a in self.store.actions(table.id, after=table.seq - 1):
+            self._time_point(table)
             apply_logged(table.game, a.seat, a.action)
             table.seq = a.seq + 1
+        self._time_point(table)
+
+    @staticmethod
+    def _time_point(table: LiveTable) -> None:
+        if table.time_seq is not None and table.time_seq == table.seq:
+            table.game.call_time()
+
+    def _over(self, table: LiveTable) -> None:
+        """The game is over: its summary for the lobby, and whoever waits for it."""
+        g = table.game
+        self.store.set_result(table.id, {"totals": list(g.totals),
+                                         "winners": list(g.winners), "seq": table.seq,
+                                         "hand_number": g.hand_number})
+        for hook in self.on_over:
+            try:
+                hook(table)
+            except Exception:  # a listener's failure never stops the game
+                log.exception("after the game at table %s", table.id)
+
+    async def call_time(self, table: LiveTable, notice: str = "") -> bool:
+        """The monitor calls time at a table: kept beside its log (so a restart calls it
+        at the same point), then the game follows ``game.when_time_is_called``. False if
+        the game was over or time was called before."""
+        async with table.lock:
+            self._catch_up(table)
+            if table.game.over or table.game.time_called:
+                return False
+            if not self.store.call_time(table.id, table.seq):
+                return False
+            table.time_seq = table.seq
+            table.game.call_time()
+            if notice:
+                table.notice = notice
+            if table.game.over:
+                self._over(table)
+        await self.broadcast(table)
+        self.kick_bots(table)
+        return True
+
+    async def notify(self, table: LiveTable, notice: str) -> None:
+        """Say something to everyone at the table (the clock's warning)."""
+        table.notice = notice
+        for conn in list(table.connections):
+            with contextlib.suppress(Exception):
+                await conn.send({"type": "notice", "message": notice})
+        await self.broadcast(table)
 
     def resume_all(self) -> None:
         """On start: rebuild every unfinished game and let its computer players go on."""
@@ -208,10 +262,7 @@ class Manager:
             table.game.push(action)
             table.seq += 1
             if table.game.over:
-                g = table.game
-                self.store.set_result(table.id, {"totals": list(g.totals),
-                                                 "winners": list(g.winners), "seq": table.seq,
-                                                 "hand_number": g.hand_number})
+                self._over(table)
             return
         raise IllegalAction("The table is busy; try again.")
 

@@ -29,9 +29,11 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m handfoot.server`` on 127.0.0.1 and a free port."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None,
+                 minute: float = 60.0) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
+        self.minute = minute
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -44,7 +46,8 @@ class ServerProcess:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while it runs)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "handfoot.server", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay)],
+             "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay),
+             "--minute-seconds", str(self.minute)],
             stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -1,0 +1,816 @@
+"""Club events in the game server: the organiser's pages behind the event's password, the
+players' public page (standings, "find your table"), online tables whose results flow in
+by themselves, paper score sheets, the round's clock and the pages to print.
+
+Organisers log in with the event's password (checked against its salted scrypt hash);
+the server answers with a random session token in a cookie, of which only the hash is
+kept (``club_sessions``). Wrong passwords are refused politely and, after a few in a
+minute, refused for a while. Public answers never hold an invite token or a password
+hash.
+
+An event's table played online is an ordinary server table tagged with the event, round
+and table (``event_tables``), one person's seat for each drawn player, each with a
+secret invite link; when its game is over the result is built from the game
+(:func:`handfoot.club.results.result_from_game`) and stored with the event. Calling time
+is kept beside the table's log (``time_calls``) and so survives a restart.
+
+>>> event_key("Spring Samboree")
+'ff1f2e1ef050'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from handfoot.club import printing
+from handfoot.club.draw import draw_round
+from handfoot.club.event import (
+    Event,
+    EventError,
+    TableAssignment,
+    TableResult,
+    players_csv,
+    read_players_csv,
+)
+from handfoot.club.results import result_from_game, result_from_sheets
+from handfoot.club.standings import Line, standings
+from handfoot.club.store import ClubStore
+from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.server.store import Store
+from handfoot.server.tables import LiveTable, Manager, levels, new_token, token_hash
+
+log = logging.getLogger("handfoot.server.events")
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 512 * 1024
+LOGIN_TRIES = 5  #: wrong passwords allowed per minute from one address for one event
+LOGIN_WINDOW = 60.0
+
+
+class EventApiError(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def event_key(name: str) -> str:
+    """The event's short name in addresses (names may hold any character)."""
+    return hashlib.sha256(name.encode()).hexdigest()[:12]
+
+
+def cookie_name(key: str) -> str:
+    return f"hf_org_{key}"
+
+
+def _line(x: Line) -> dict[str, Any]:
+    return {"place": x.place_text, "name": x.name, "games": x.games, "points": x.points,
+            "won": x.won, "byes": x.byes, "bye_credit": x.bye_credit, "note": x.note}
+
+
+def standings_json(event: Event) -> dict[str, Any]:
+    st = standings(event)
+    return {"teams": [_line(x) for x in st.teams], "players": [_line(x) for x in st.players],
+            "chapters": [_line(x) for x in st.chapters],
+            "missing": [list(m) for m in st.missing], "pending": sorted(st.pending)}
+
+
+def _int(data: dict[str, Any], key: str, what: str, default: int | None = None,
+         low: int | None = None, high: int | None = None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if value is None or isinstance(value, bool) or not isinstance(value, int):
+        raise EventApiError(f"{what} must be a whole number.")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise EventApiError(f"{what} must be between {low} and {high}.")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, limit: int = 2000) -> str:
+    value = data.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str | int):
+        raise EventApiError(f"{key.replace('_', ' ')} must be text.")
+    return str(value)[:limit]
+
+
+def time_notice(rules: Rules) -> str:
+    if rules.game.when_time_is_called == "end-hand":
+        return ("Time is called: this hand ends now as it stands (no going-out bonus), "
+                "and no new hand starts.")
+    return "Time is called: finish this hand; no new hand starts."
+
+
+class EventService:
+    """The club events of one server process."""
+
+    def __init__(self, store: Store, manager: Manager, public_url: str = "",
+                 minute: float = 60.0) -> None:
+        self.store = store
+        self.manager = manager
+        self.club = ClubStore(store.url)
+        self.public_url = public_url
+        self.minute = minute  #: seconds in a minute of the clock (tests make it short)
+        self.failures: dict[tuple[str, str], list[float]] = {}
+        self.clock_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        manager.on_over.append(self._game_over)
+
+    # ------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        """After a restart: results of games that ended meanwhile, and running clocks."""
+        for name in self.club.names():
+            with contextlib.suppress(Exception):
+                self._collect(self.club.load(name))
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        for name, rnd, started, called in self.club.clocks():
+            if called is None:
+                try:
+                    event = self.club.load(name)
+                except EventError:
+                    continue
+                self._schedule(event, rnd, started, now)
+
+    async def close(self) -> None:
+        for task in self.clock_tasks.values():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        self.club.close()
+
+    # ---------------------------------------------------------------- events
+    def event(self, key: str) -> Event:
+        for name in self.club.names():
+            if event_key(name) == key:
+                return self.club.load(name)
+        raise EventApiError("There is no such event.", 404)
+
+    def organiser(self, request: Request, key: str) -> Event:
+        """The event, if the request comes from its logged-in organiser."""
+        event = self.event(key)
+        token = request.cookies.get(cookie_name(key), "")
+        if not token or self.club.session_event(token) != event.name:
+            raise EventApiError("Please log in with the event's password first.", 401)
+        return event
+
+    def _throttle(self, key: str, who: str) -> None:
+        now = time.monotonic()
+        tries = [t for t in self.failures.get((key, who), []) if now - t < LOGIN_WINDOW]
+        self.failures[(key, who)] = tries
+        if len(tries) >= LOGIN_TRIES:
+            raise EventApiError("Too many wrong passwords. Please wait a minute and try "
+                                "again.", 429)
+
+    def online_tables(self, event: Event) -> dict[tuple[int, int], str]:
+        """(round, table) -> the server table playing it (the latest started)."""
+        return {(r.round, r.table_no): r.table_id for r in self.store.event_tables(event.name)}
+
+    # --------------------------------------------------------------- results
+    def _game_over(self, table: LiveTable) -> None:
+        tag = self.store.event_table(table.id)
+        if tag is None:
+            return
+        event = self.club.load(tag.event)
+        if self.online_tables(event).get((tag.round, tag.table_no)) != table.id:
+            return  # a table replaced by another
+        self._store_result(event, tag.round, tag.table_no, table)
+
+    def _store_result(self, event: Event, round_no: int, table_no: int,
+                      table: LiveTable) -> None:
+        have = event.result(round_no, table_no)
+        if have is not None and have.detail.get("server_table") == table.id:
+            return
+        result = result_from_game(event, round_no, table_no, table.game)
+        result = dataclasses.replace(result, detail={**result.detail,
+                                                     "server_table": table.id})
+        self.club.add_result(event, result)
+        log.info("%s: round %s table %s: %s", event.name, round_no, table_no,
+                 list(result.totals))
+
+    def _collect(self, event: Event) -> None:
+        """Store the result of every online table whose game is over and is not in."""
+        for (rnd, tno), tid in self.online_tables(event).items():
+            have = event.result(rnd, tno)
+            if have is not None and have.detail.get("server_table") == tid:
+                continue
+            row = self.store.table(tid)
+            if row is None or row.result is None:
+                continue
+            table = self.manager.load(tid)
+            if table is not None and table.game.over:
+                self._store_result(event, rnd, tno, table)
+
+    # ----------------------------------------------------------------- clock
+    def _clock_times(self, event: Event, started: dt.datetime
+                     ) -> tuple[dt.datetime | None, dt.datetime]:
+        m = dt.timedelta(seconds=self.minute)
+        end = started + m * event.time_limit_minutes
+        warn = (end - m * event.time_warning_minutes) if event.time_warning_minutes else None
+        return warn, end
+
+    def _schedule(self, event: Event, round_no: int, started: dt.datetime,
+                  now: dt.datetime) -> None:
+        key = (event.name, round_no)
+        old = self.clock_tasks.get(key)
+        if old is not None and not old.done():
+            return
+        warn, end = self._clock_times(event, started)
+
+        async def run() -> None:
+            if warn is not None and now < warn:
+                await asyncio.sleep((warn - now).total_seconds())
+                await self.warn(event, round_no)
+            left = (end - dt.datetime.now(dt.UTC).replace(tzinfo=None)).total_seconds()
+            if left > 0:
+                await asyncio.sleep(left)
+            await self.call_time(event, round_no)
+
+        self.clock_tasks[key] = asyncio.get_running_loop().create_task(run())
+
+    async def warn(self, event: Event, round_no: int) -> int:
+        """Push the time warning to every online table of the round; how many."""
+        minutes = event.time_warning_minutes
+        text = (f"Time warning: {minutes} minutes left in this round." if minutes
+                else "Time warning: the round is nearly over.")
+        n = 0
+        for (rnd, _), tid in self.online_tables(event).items():
+            table = self.manager.load(tid) if rnd == round_no else None
+            if table is not None and not table.game.over:
+                await self.manager.notify(table, text)
+                n += 1
+        return n
+
+    async def call_time(self, event: Event, round_no: int) -> int:
+        """Call time at every online table of the round still playing; how many."""
+        self.club.clock_called(event.name, round_no)
+        task = self.clock_tasks.get((event.name, round_no))
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        n = 0
+        for (rnd, _), tid in self.online_tables(event).items():
+            table = self.manager.load(tid) if rnd == round_no else None
+            if table is not None and await self.manager.call_time(
+                    table, time_notice(table.rules)):
+                n += 1
+        return n
+
+    def clock_json(self, event: Event, round_no: int) -> dict[str, Any] | None:
+        for name, rnd, started, called in self.club.clocks(event.name):
+            if name == event.name and rnd == round_no:
+                warn, end = self._clock_times(event, started)
+
+                def iso(t: dt.datetime | None) -> str | None:
+                    return None if t is None else t.replace(tzinfo=dt.UTC).isoformat()
+
+                return {"started": iso(started), "warning_at": iso(warn) if
+                        event.time_limit_minutes else None,
+                        "ends_at": iso(end) if event.time_limit_minutes else None,
+                        "called": iso(called)}
+        return None
+
+    # ------------------------------------------------------------- answers
+    def public_json(self, event: Event) -> dict[str, Any]:
+        rules = event.rules
+        rounds = []
+        for rnd, draw in sorted(event.draws.items()):
+            done = sum(1 for t in draw.tables if event.result(rnd, t.number) is not None)
+            rounds.append({"round": rnd, "tables": len(draw.tables), "results": done})
+        return {"key": event_key(event.name), "name": event.name,
+                "rules": rules.title or rules.name, "rules_name": event.rules_name,
+                "rounds": event.rounds, "seats": rules.players.seats,
+                "players": len(event.players), "clock": printing.clock_text(event),
+                "drawn": rounds, "standings": standings_json(event)}
+
+    def find_json(self, event: Event, query: str) -> dict[str, Any]:
+        q = " ".join(query.split()).casefold()
+        if not q:
+            raise EventApiError("Type your name.")
+        exact = [p for p in event.players if p.name.casefold() == q]
+        found = exact or [p for p in event.players if q in p.name.casefold()]
+        if not found:
+            raise EventApiError("Nobody of that name is registered. Please check the "
+                                "spelling, or ask the organiser.", 404)
+        if len(found) > 1:
+            raise EventApiError("Several players match: " + ", ".join(
+                p.name for p in found[:8]) + ". Please type more of your name.", 404)
+        me = found[0]
+        online = self.online_tables(event)
+        out: list[dict[str, Any]] = []
+        for rnd, draw in sorted(event.draws.items()):
+            if me.id in draw.byes:
+                out.append({"round": rnd, "bye": True})
+                continue
+            for t in draw.tables:
+                if me.id not in t.seats:
+                    continue
+                seat = t.seats.index(me.id)
+                team = seat % t.teams
+                out.append({
+                    "round": rnd, "bye": False, "table": t.number, "seat": seat + 1,
+                    "team": printing.team_label(t, team),
+                    "partners": [event.name_of(m) for m in t.team_members(team)
+                                 if m != me.id],
+                    "opponents": [event.team_name(t.team_members(k))
+                                  for k in range(t.teams) if k != team],
+                    "online": (rnd, t.number) in online,
+                    "result": event.result(rnd, t.number) is not None})
+        return {"name": me.name, "rounds": out}
+
+    def _online_json(self, tid: str) -> dict[str, Any] | None:
+        table = self.manager.load(tid)
+        if table is None:
+            return None
+        connected = {c.seat for c in table.connections}
+        g = table.game
+        return {"table_id": tid, "over": g.over, "hand_number": g.hand_number,
+                "totals": list(g.totals), "time_called": g.time_called,
+                "started": table.seq > 0, "notice": table.notice,
+                "seats": [{"name": s.get("name", ""), "computer": table.is_bot(i),
+                           "connected": i in connected} for i, s in enumerate(table.seats)]}
+
+    def manage_json(self, event: Event) -> dict[str, Any]:
+        rules = event.rules
+        online = self.online_tables(event)
+        rounds = []
+        for rnd in range(1, event.rounds + 1):
+            draw = event.draws.get(rnd)
+            info: dict[str, Any] = {"round": rnd, "drawn": draw is not None,
+                                    "clock": self.clock_json(event, rnd)}
+            if draw is not None:
+                tables = []
+                for t in draw.tables:
+                    r = event.result(rnd, t.number)
+                    tid = online.get((rnd, t.number))
+                    tables.append({
+                        "number": t.number, "individuals": t.individuals,
+                        "hands": event.table_rules(t).game.hands,
+                        "teams": [{"label": printing.team_label(t, k),
+                                   "players": [event.name_of(m) for m in t.team_members(k)]}
+                                  for k in range(t.teams)],
+                        "seats": [event.name_of(p) for p in t.seats],
+                        "result": None if r is None else {
+                            "source": r.source, "hands": [list(h) for h in r.hands],
+                            "totals": list(r.totals), "time_called": r.time_called},
+                        "online": None if tid is None else self._online_json(tid)})
+                info.update(seed=draw.seed, notes=list(draw.notes), tables=tables,
+                            byes=[event.name_of(p) for p in draw.byes],
+                            has_results=any(x.round == rnd for x in event.results),
+                            later_drawn=any(x > rnd for x in event.draws))
+            rounds.append(info)
+        return {
+            "key": event_key(event.name), "name": event.name, "rules_name": event.rules_name,
+            "rules": rules.title or rules.name, "rounds": event.rounds,
+            "seats": rules.players.seats, "time_limit": event.time_limit_minutes,
+            "warning": event.time_warning_minutes, "partners": event.partner_policy,
+            "odd": event.odd_players, "not_same_chapter": event.avoid_same_chapter,
+            "clock_text": printing.clock_text(event),
+            "when_time_is_called": rules.game.when_time_is_called,
+            "form": {"red_threes": rules.threes.red == "board",
+                     "exact_deals": bool(rules.deal.exact_grab_bonus),
+                     "short_openings": bool(rules.opening.short_penalty)},
+            "players": [{"id": p.id, "name": p.name, "chapter": p.chapter,
+                         "not_partners": list(p.not_partners)} for p in event.players],
+            "rounds_info": rounds, "levels": levels(),
+            "standings": standings_json(event)}
+
+    # -------------------------------------------------------------- actions
+    def create(self, data: dict[str, Any]) -> tuple[Event, str]:
+        name = " ".join(_text(data, "name", 120).split())
+        rules_name = _text(data, "rules", 80)
+        password = data.get("password")
+        if not isinstance(password, str) or len(password) < 4:
+            raise EventApiError("Choose a password of at least 4 characters for the "
+                                "organiser.")
+        if rules_name in PRESET_NAMES:
+            rules: Rules = preset(rules_name)
+        else:
+            saved = self.store.rule_set(rules_name)
+            if saved is None:
+                raise EventApiError(f"There is no rule set called {rules_name!r}.")
+            try:
+                rules = Rules.from_toml(saved[1])
+            except RulesError as e:
+                raise EventApiError(f"The rule set {rules_name!r} is refused: {e}") from None
+        seats = data.get("seats")
+        time_limit = data.get("time_limit")
+        warning = data.get("warning")
+        event = Event.create(
+            name, rules, _int(data, "rounds", "The number of rounds", 1, 1, 20),
+            seats=None if seats in (None, "") else _int(data, "seats", "Seats", None, 2, 8),
+            time_limit_minutes=None if time_limit in (None, "") else _int(
+                data, "time_limit", "The time limit", None, 0, 24 * 60),
+            time_warning_minutes=None if warning in (None, "") else _int(
+                data, "warning", "The warning", None, 0, 24 * 60),
+            partner_policy=_text(data, "partners", 200) or "redraw",
+            odd_players=_text(data, "odd", 20) or "bye",
+            avoid_same_chapter=bool(data.get("not_same_chapter")))
+        if any(event_key(n) == event_key(event.name) for n in self.club.names()):
+            raise EventApiError(f"There is already an event called {event.name!r}.")
+        self.club.create(event, password)
+        return event, self.club.new_session(event.name)
+
+    def set_players(self, event: Event, data: dict[str, Any]) -> str:
+        if "csv" in data:
+            players = read_players_csv(_text(data, "csv", MAX_BODY))
+            event.set_players(players)
+            event.forbidden_pairs()
+            self.club.save_settings(event)
+            chapters = {p.chapter for p in players if p.chapter}
+            return (f"{len(players)} players from {len(chapters)} chapter(s) registered.")
+        add = data.get("add")
+        if not isinstance(add, dict):
+            raise EventApiError("Send the player list (csv) or a player to add.")
+        others = [x.strip() for x in _text(add, "not_partners", 500).split(";") if x.strip()]
+        for other in others:
+            event.by_name(other)
+        event.add_player(_text(add, "name", 80), _text(add, "chapter", 80), others)
+        self.club.save_settings(event)
+        return f"{event.players[-1].name} added; {len(event.players)} players."
+
+    def draw(self, event: Event, data: dict[str, Any]) -> dict[str, Any]:
+        rnd = _int(data, "round", "The round", None, 1, event.rounds)
+        seed_value = data.get("seed")
+        seed = (random.SystemRandom().randrange(10_000) if seed_value in (None, "")
+                else _int(data, "seed", "The seed", None, 0, 2**31 - 1))
+        if rnd > 1 and rnd - 1 not in event.draws:
+            raise EventApiError(f"Draw round {rnd - 1} first.")
+        if len(event.players) < 2:
+            raise EventApiError("Register the players first.")
+        if any(tag.round == rnd for tag in self.store.event_tables(event.name)):
+            raise EventApiError(f"Round {rnd} already has tables playing online; its draw "
+                                "stands.")
+        draw = draw_round(event, rnd, seed)
+        self.club.save_draw(event, draw)
+        return {"round": rnd, "seed": seed, "notes": list(draw.notes)}
+
+    def _table(self, event: Event, data: dict[str, Any]) -> tuple[int, TableAssignment]:
+        rnd = _int(data, "round", "The round", None, 1, event.rounds)
+        draw = event.draws.get(rnd)
+        if draw is None:
+            raise EventApiError(f"Round {rnd} has not been drawn.")
+        number = _int(data, "table", "The table", None, 1, len(draw.tables))
+        return rnd, draw.table(number)
+
+    def _invite(self, request: Request, tid: str, token: str) -> str:
+        base = self.public_url or str(request.base_url).rstrip("/")
+        return f"{base}/table/{tid}?token={token}"
+
+    def start_online(self, request: Request, event: Event, data: dict[str, Any]
+                     ) -> dict[str, Any]:
+        rnd, t = self._table(event, data)
+        if event.result(rnd, t.number) is not None:
+            raise EventApiError(f"Table {t.number} already has a result.")
+        tid = self.online_tables(event).get((rnd, t.number))
+        if tid is not None:
+            raise EventApiError(f"Table {t.number} is already playing online.")
+        computer = data.get("computer", [])
+        if not isinstance(computer, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(t.seats)
+                for s in computer):
+            raise EventApiError("Say which seats (0, 1, ...) the computer plays.")
+        level = _text(data, "level", 40) or levels()[0]
+        if level not in levels():
+            raise EventApiError(f"There is no computer player called {level!r}; the levels "
+                                f"are {', '.join(levels())}.")
+        seed_value = data.get("seed")
+        seed = (random.SystemRandom().randrange(2**31) if seed_value in (None, "")
+                else _int(data, "seed", "The seed", None, 0, 2**62))
+        rules = event.table_rules(t)
+        seats: list[dict[str, Any]] = []
+        invites = []
+        for s, pid in enumerate(t.seats):
+            tok = new_token()
+            seats.append({"kind": "human", "name": event.name_of(pid),
+                          "token_hash": token_hash(tok), "level": level,
+                          "computer": s in computer})
+            invites.append({"seat": s, "name": event.name_of(pid), "computer": s in computer,
+                            "token": tok})
+        tid = self.store.create_table(rules.name, rules.to_toml(), seed, seats)
+        self.store.tag_event_table(tid, event.name, rnd, t.number)
+        table = self.manager.load(tid)
+        assert table is not None
+        self.manager.kick_bots(table)
+        for inv in invites:
+            inv["url"] = self._invite(request, tid, str(inv["token"]))
+        return {"table_id": tid, "round": rnd, "table": t.number, "invites": invites}
+
+    def new_invite(self, request: Request, event: Event, data: dict[str, Any]
+                   ) -> dict[str, Any]:
+        rnd, t = self._table(event, data)
+        tid = self.online_tables(event).get((rnd, t.number))
+        table = None if tid is None else self.manager.load(tid)
+        if table is None:
+            raise EventApiError(f"Table {t.number} is not playing online.")
+        seat = _int(data, "seat", "The seat", None, 0, len(table.seats) - 1)
+        tok = new_token()
+        seats = [dict(s) for s in table.seats]
+        seats[seat]["token_hash"] = token_hash(tok)
+        self.store.set_seats(table.id, seats)
+        table.row = dataclasses.replace(table.row, seats=seats)
+        return {"seat": seat, "name": seats[seat].get("name", ""),
+                "url": self._invite(request, table.id, tok)}
+
+    def paper(self, event: Event, data: dict[str, Any]) -> dict[str, Any]:
+        rnd, t = self._table(event, data)
+        if (rnd, t.number) in self.online_tables(event):
+            raise EventApiError(f"Table {t.number} plays online; its result comes in by "
+                                "itself.")
+        hands = data.get("hands")
+        if not isinstance(hands, list) or not hands:
+            raise EventApiError("Fill in the score of each hand played.")
+        rules = event.table_rules(t)
+        sheets = [self._sheet(event, t, rules, i, h) for i, h in enumerate(hands[:20])]
+        result = result_from_sheets(event, rnd, t.number, sheets,
+                                    bool(data.get("time_called")))
+        if data.get("save"):
+            self.club.add_result(event, result)
+        return self._result_json(event, t, result, bool(data.get("save")))
+
+    @staticmethod
+    def _sheet(event: Event, t: TableAssignment, rules: Rules, i: int, hand: Any
+               ) -> dict[str, Any]:
+        """One hand's score sheet (the ``handfoot score`` format) from the form."""
+        where = f"Hand {i + 1}"
+        if not isinstance(hand, dict) or not isinstance(hand.get("teams"), list) \
+                or len(hand["teams"]) != t.teams:
+            raise EventApiError(f"{where}: give every team's score.")
+        sheet: dict[str, Any] = {"hand": i + 1, "teams": []}
+        went_out = hand.get("went_out")
+        if went_out not in (None, "", -1):
+            sheet["went_out"] = _int(hand, "went_out", f"{where}: who went out", None, 0,
+                                     t.teams - 1)
+        for k, team in enumerate(hand["teams"]):
+            label = f"{where}, {printing.team_label(t, k)}"
+            if not isinstance(team, dict):
+                raise EventApiError(f"{label}: the score is missing.")
+            melds_text = _text(team, "melds", 4000)
+            entry: dict[str, Any] = {
+                "name": printing.team_label(t, k) + ": " + event.team_name(t.team_members(k)),
+                "melds": [m.strip() for m in melds_text.replace(",", "\n").splitlines()
+                          if m.strip()],
+                "penalties": _int(team, "penalties", f"{label}: penalties", 0, 0, 100_000)}
+            if rules.threes.red == "board":
+                entry["red_threes"] = _int(team, "red_threes", f"{label}: red 3s", 0, 0, 50)
+            if rules.deal.exact_grab_bonus:
+                entry["exact_deals"] = _int(team, "exact_deals", f"{label}: exact deals", 0,
+                                            0, 8)
+            if rules.opening.short_penalty:
+                entry["short_openings"] = _int(team, "short_openings",
+                                               f"{label}: short melds", 0, 0, 50)
+            players = team.get("players", [])
+            if not isinstance(players, list):
+                raise EventApiError(f"{label}: the players' cards are missing.")
+            members = t.team_members(k)
+            entry["players"] = []
+            for j, pid in enumerate(members):
+                p = players[j] if j < len(players) and isinstance(players[j], dict) else {}
+                entry["players"].append({"name": event.name_of(pid),
+                                         "hand": _text(p, "hand", 1000),
+                                         "foot": _text(p, "foot", 1000)})
+            sheet["teams"].append(entry)
+        return sheet
+
+    @staticmethod
+    def _result_json(event: Event, t: TableAssignment, r: TableResult, saved: bool
+                     ) -> dict[str, Any]:
+        scores = r.detail.get("scores", [])
+        return {"saved": saved, "hands": [list(h) for h in r.hands], "totals": list(r.totals),
+                "time_called": r.time_called, "scores": scores,
+                "teams": [event.team_name(m) for m in t.team_list()]}
+
+
+# ------------------------------------------------------------------ routes
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    if "json" not in request.headers.get("content-type", ""):
+        raise EventApiError("Send the request as JSON.", 415)
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise EventApiError("The request is too large.", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise EventApiError("The request is not JSON.") from None
+    if not isinstance(data, dict):
+        raise EventApiError("The request must be a JSON object.")
+    return data
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _answer(func: Handler) -> Handler:
+    """Errors in players' words: EventError (a setting, list or sheet refused) as 400."""
+    async def run(request: Request) -> Response:
+        try:
+            return await func(request)
+        except EventApiError as e:
+            return JSONResponse({"error": str(e)}, status_code=e.status)
+        except EventError as e:
+            text = str(e)
+            return JSONResponse({"error": text[:1].upper() + text[1:]}, status_code=400)
+    return run
+
+
+def _html_page(func: Callable[[Request], Awaitable[str]]) -> Handler:
+    """A page to print, for the organiser; a plain page when not logged in."""
+    async def run(request: Request) -> Response:
+        try:
+            return HTMLResponse(await func(request))
+        except (EventApiError, EventError) as e:
+            status = e.status if isinstance(e, EventApiError) else 400
+            key = request.path_params.get("key", "")
+            return HTMLResponse(
+                "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                "<title>Hand and Foot</title><link rel=\"stylesheet\" "
+                "href=\"/static/style.css\"></head><body><main><p style=\"font-size:1.3em\">"
+                f"{_escape(str(e))}</p><p><a href=\"/events/{_escape(key)}/organiser\">"
+                "The organiser's page</a></p></main></body></html>", status_code=status)
+    return run
+
+
+def _escape(text: str) -> str:
+    from html import escape
+    return escape(text)
+
+
+def event_routes(svc: EventService) -> list[BaseRoute]:
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "events.html")
+
+    @_answer
+    async def api_events(request: Request) -> Response:
+        if request.method == "POST":
+            data = await _body(request)
+            event, token = svc.create(data)
+            key = event_key(event.name)
+            resp = JSONResponse({"key": key, "name": event.name})
+            _set_cookie(resp, key, token)
+            return resp
+        out = []
+        for name in svc.club.names():
+            with contextlib.suppress(Exception):
+                ev = svc.club.load(name)
+                out.append({"key": event_key(name), "name": name,
+                            "rules": ev.rules.title or ev.rules_name, "rounds": ev.rounds,
+                            "players": len(ev.players), "drawn": len(ev.draws)})
+        return JSONResponse({"events": out})
+
+    @_answer
+    async def api_event(request: Request) -> Response:
+        return JSONResponse(svc.public_json(svc.event(request.path_params["key"])))
+
+    @_answer
+    async def api_find(request: Request) -> Response:
+        event = svc.event(request.path_params["key"])
+        return JSONResponse(svc.find_json(event, request.query_params.get("name", "")[:100]))
+
+    @_answer
+    async def api_login(request: Request) -> Response:
+        key = request.path_params["key"]
+        event = svc.event(key)
+        who = request.client.host if request.client else "?"
+        svc._throttle(key, who)
+        data = await _body(request)
+        password = data.get("password")
+        ok = isinstance(password, str) and len(password) < 1000 and await asyncio.to_thread(
+            svc.club.check_password, event.name, password)
+        if not ok:
+            svc.failures.setdefault((key, who), []).append(time.monotonic())
+            raise EventApiError("That is not the password of this event. Please try "
+                                "again.", 403)
+        svc.failures.pop((key, who), None)
+        resp = JSONResponse({"ok": True, "name": event.name})
+        _set_cookie(resp, key, svc.club.new_session(event.name))
+        return resp
+
+    @_answer
+    async def api_logout(request: Request) -> Response:
+        key = request.path_params["key"]
+        token = request.cookies.get(cookie_name(key))
+        if token:
+            svc.club.end_session(token)
+        resp = JSONResponse({"ok": True})
+        resp.delete_cookie(cookie_name(key), path="/")
+        return resp
+
+    @_answer
+    async def api_manage(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse(svc.manage_json(event))
+
+    @_answer
+    async def api_players(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse({"message": svc.set_players(event, await _body(request))})
+
+    @_answer
+    async def api_draw(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse(svc.draw(event, await _body(request)))
+
+    @_answer
+    async def api_online(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse(svc.start_online(request, event, await _body(request)))
+
+    @_answer
+    async def api_invite(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse(svc.new_invite(request, event, await _body(request)))
+
+    @_answer
+    async def api_paper(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse(svc.paper(event, await _body(request)))
+
+    @_answer
+    async def api_clock(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        data = await _body(request)
+        rnd = _int(data, "round", "The round", None, 1, event.rounds)
+        if rnd not in event.draws:
+            raise EventApiError(f"Round {rnd} has not been drawn.")
+        what = data.get("do")
+        if what == "start":
+            if not event.time_limit_minutes:
+                raise EventApiError("This event has no time limit; call time when it is "
+                                    "time.")
+            started = svc.club.start_clock(event.name, rnd)
+            svc._schedule(event, rnd, started, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+            message = f"The clock of round {rnd} is running."
+        elif what == "warn":
+            message = f"The warning went to {await svc.warn(event, rnd)} table(s)."
+        elif what == "call":
+            n = await svc.call_time(event, rnd)
+            message = f"Time is called at {n} table(s) playing online."
+        else:
+            raise EventApiError("Say what to do with the clock: start, warn or call.")
+        return JSONResponse({"message": message, "clock": svc.clock_json(event, rnd)})
+
+    async def players_file(request: Request) -> str:
+        return players_csv(svc.organiser(request, request.path_params["key"]).players)
+
+    @_answer
+    async def api_players_csv(request: Request) -> Response:
+        text = await players_file(request)
+        return Response(text, media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": 'attachment; filename="players.csv"'})
+
+    @_html_page
+    async def print_assignments(request: Request) -> str:
+        event = svc.organiser(request, request.path_params["key"])
+        return printing.assignments_html(event, int(request.path_params["round"]))
+
+    @_html_page
+    async def print_sheets(request: Request) -> str:
+        event = svc.organiser(request, request.path_params["key"])
+        return printing.score_sheets_html(event, int(request.path_params["round"]))
+
+    @_html_page
+    async def print_results(request: Request) -> str:
+        event = svc.organiser(request, request.path_params["key"])
+        return printing.results_html(event)
+
+    return [
+        Route("/events", page),
+        Route("/events/{key}", page),
+        Route("/events/{key}/organiser", page),
+        Route("/events/{key}/print/assignments/{round:int}", print_assignments),
+        Route("/events/{key}/print/score-sheets/{round:int}", print_sheets),
+        Route("/events/{key}/print/results", print_results),
+        Route("/events/{key}/players.csv", api_players_csv),
+        Route("/api/events", api_events, methods=["GET", "POST"]),
+        Route("/api/events/{key}", api_event),
+        Route("/api/events/{key}/find", api_find),
+        Route("/api/events/{key}/login", api_login, methods=["POST"]),
+        Route("/api/events/{key}/logout", api_logout, methods=["POST"]),
+        Route("/api/events/{key}/manage", api_manage),
+        Route("/api/events/{key}/players", api_players, methods=["POST"]),
+        Route("/api/events/{key}/draw", api_draw, methods=["POST"]),
+        Route("/api/events/{key}/online", api_online, methods=["POST"]),
+        Route("/api/events/{key}/invite", api_invite, methods=["POST"]),
+        Route("/api/events/{key}/paper", api_paper, methods=["POST"]),
+        Route("/api/events/{key}/clock", api_clock, methods=["POST"]),
+    ]
+
+
+def _set_cookie(resp: Response, key: str, token: str) -> None:
+    resp.set_cookie(cookie_name(key), token, max_age=24 * 3600, path="/", httponly=True,
+                    samesite="strict")

@@ -1,0 +1,448 @@
+"""Club events in the game server (issue 6, the web part), through the real HTTP API of a
+real server on 127.0.0.1: the organiser's password, what public pages show (and never
+show), a whole event of 24 players whose every table is played online by computer
+players with the results flowing in by themselves, paper score sheets, and calling time
+for a round."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from handfoot.club.event import Event
+from handfoot.club.results import result_from_record, result_from_sheets
+from handfoot.club.standings import standings
+from handfoot.club.store import ClubStore
+from handfoot.records import replay
+from handfoot.server.events import cookie_name
+from handfoot.server.testing import ServerProcess
+from server_fixtures import sqlite_url  # noqa: F401
+
+PASSWORD = "game monitor"
+
+
+def players_csv(n: int) -> str:
+    lines = ["name,chapter,not_partner_with"]
+    for i in range(n):
+        spouse = f"Player {i + 1:02d}" if i % 4 == 0 else ""
+        lines.append(f"Player {i:02d},Chapter {'ABCD'[i % 4]},{spouse}")
+    return "\n".join(lines) + "\n"
+
+
+class Http:
+    """HTTP with the organiser's cookie, when there is one."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: Any = None,
+                content_type: str = "application/json") -> tuple[int, Any, str]:
+        data = None if body is None else (
+            body if isinstance(body, bytes) else json.dumps(body).encode())
+        headers = {"Content-Type": content_type}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        req = urllib.request.Request(self.server.base + path, data=data, method=method,
+                                     headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                raw, status, head = r.read(), r.status, r.headers
+        except urllib.error.HTTPError as e:
+            raw, status, head = e.read(), e.code, e.headers
+        for value in head.get_all("set-cookie") or []:
+            pair = value.split(";")[0]
+            if pair.startswith("hf_org_"):
+                self.cookie = pair if pair.split("=", 1)[1] else ""
+        text = raw.decode()
+        kind = head.get("content-type", "")
+        return status, json.loads(text) if "json" in kind else None, text
+
+    def get(self, path: str) -> Any:
+        status, data, text = self.request("GET", path)
+        assert status == 200, (status, text)
+        return data
+
+    def post(self, path: str, body: Any) -> Any:
+        status, data, text = self.request("POST", path, body)
+        assert status == 200, (status, text)
+        return data
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
+    with ServerProcess(sqlite_url, bot_delay=0.0) as s:
+        yield s
+
+
+def create_event(http: Http, name: str = "Spring Samboree", rules: str = "texas-good-sam",
+                 players: int = 8, **extra: Any) -> str:
+    made = http.post("/api/events", {"name": name, "rules": rules, "rounds": 3,
+                                     "password": PASSWORD, **extra})
+    key = str(made["key"])
+    assert http.cookie.startswith(cookie_name(key) + "=")
+    if players:
+        http.post(f"/api/events/{key}/players", {"csv": players_csv(players)})
+    return key
+
+
+def wait_for(pred: Any, timeout: float = 60.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = pred()
+        if got:
+            return got
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+# ------------------------------------------------------------- the password
+
+
+def test_organiser_actions_need_the_password(server: ServerProcess) -> None:
+    org = Http(server)
+    key = create_event(org)
+    anyone = Http(server)
+    base = f"/api/events/{key}"
+    # without logging in: refused, and nothing changes
+    for method, path, body in [("GET", "/manage", None),
+                               ("POST", "/players", {"csv": players_csv(4)}),
+                               ("POST", "/draw", {"round": 1, "seed": 1}),
+                               ("POST", "/online", {"round": 1, "table": 1}),
+                               ("POST", "/paper", {"round": 1, "table": 1, "hands": []}),
+                               ("POST", "/clock", {"round": 1, "do": "call"})]:
+        status, data, _ = anyone.request(method, base + path, body)
+        assert status == 401 and "password" in data["error"], (path, status, data)
+    for page in ["/print/results", "/print/assignments/1", "/print/score-sheets/1",
+                 "/players.csv"]:
+        status, _, text = anyone.request("GET", f"/events/{key}{page}")
+        assert status == 401 and "password" in text, page
+    assert anyone.get(base)["players"] == 8  # the players' page is open to all
+    # a wrong password is refused politely; the right one lets the organiser in
+    status, data, _ = anyone.request("POST", base + "/login", {"password": "guess"})
+    assert status == 403 and "not the password" in data["error"]
+    assert not anyone.cookie
+    anyone.post(base + "/login", {"password": PASSWORD})
+    assert anyone.get(base + "/manage")["name"] == "Spring Samboree"
+    # a session is for its own event only
+    other = create_event(Http(server), "Another evening", players=0)
+    status, _, _ = anyone.request("GET", f"/api/events/{other}/manage")
+    assert status == 401
+    # logging out ends the session
+    anyone.post(base + "/logout", {})
+    status, _, _ = anyone.request("GET", base + "/manage")
+    assert status == 401
+    # many wrong passwords in a minute: refused for a while, even the right one
+    stranger = Http(server)
+    codes = [stranger.request("POST", base + "/login", {"password": f"x{i}"})[0]
+             for i in range(7)]
+    assert codes[:5] == [403] * 5 and codes[5:] == [429, 429]
+    status, data, _ = stranger.request("POST", base + "/login", {"password": PASSWORD})
+    assert status == 429 and "wait a minute" in data["error"]
+    # not JSON, a bad round, an unknown event: clear refusals, no crash
+    status, data, _ = org.request("POST", base + "/draw", b"round=1", "text/plain")
+    assert status == 415
+    status, data, _ = org.request("POST", base + "/draw", {"round": 9})
+    assert status == 400 and "between 1 and 3" in data["error"]
+    status, data, _ = org.request("POST", base + "/draw", {"round": "two"})
+    assert status == 400 and "whole number" in data["error"]
+    assert anyone.request("GET", "/api/events/nosuchevent")[0] == 404
+    status, data, _ = org.request("POST", "/api/events", {"name": "Spring Samboree",
+                                                          "rules": "classic",
+                                                          "password": "abcd"})
+    assert status == 400 and "already an event" in data["error"]
+    status, data, _ = org.request("POST", "/api/events", {"name": "New", "rules": "classic",
+                                                          "password": "ab"})
+    assert status == 400 and "at least 4" in data["error"]
+
+
+def test_public_pages_leak_no_tokens(server: ServerProcess, sqlite_url: str) -> None:  # noqa: F811
+    org = Http(server)
+    key = create_event(org, players=8)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 7})
+    started = org.post(base + "/online", {"round": 1, "table": 1, "computer": []})
+    tokens = [i["token"] for i in started["invites"]]
+    assert len(tokens) == 4 and all(i["url"].endswith(i["token"]) for i in started["invites"])
+    assert [i["name"] for i in started["invites"]] == \
+        org.get(base + "/manage")["rounds_info"][0]["tables"][0]["seats"]
+    public = Http(server)
+    seen = [public.request("GET", p)[2] for p in [
+        "/api/events", base, base + "/find?name=player%2003", f"/events/{key}",
+        "/api/tables", f"/api/tables/{started['table_id']}"]]
+    # the organiser's page holds no token either: a lost link is replaced, not shown
+    seen.append(org.request("GET", base + "/manage")[2])
+    hashed = ClubStore(sqlite_url)
+    pw_hash = hashed.engine.connect().exec_driver_sql(
+        "select password_hash from club_events").scalar()
+    hashed.close()
+    for text in seen:
+        assert not any(t in text for t in tokens)
+        assert "scrypt" not in text and str(pw_hash) not in text and PASSWORD not in text
+        assert "token" not in text
+    found = public.get(base + "/find?name=player%2003")
+    assert found["name"] == "Player 03" and len(found["rounds"]) == 1
+    r1 = found["rounds"][0]
+    assert r1["table"] in (1, 2) and len(r1["partners"]) == 1 and len(r1["opponents"]) == 1
+    status, data, _ = public.request("GET", base + "/find?name=Player")
+    assert status == 404 and "Several players match" in data["error"]
+    status, data, _ = public.request("GET", base + "/find?name=Nobody")
+    assert status == 404 and "check the spelling" in data["error"]
+    # a new link for a seat: the old one stops working
+    new = org.post(base + "/invite", {"round": 1, "table": 1, "seat": 2})
+    assert new["name"] == started["invites"][2]["name"] and tokens[2] not in new["url"]
+    client = server.client(started["table_id"], tokens[2])
+    err = client.wait(lambda m: m["type"] == "error")
+    assert "not valid" in err["message"]
+    client.close()
+    client = server.client(started["table_id"], new["url"].split("token=")[1])
+    assert client.state()["seat"] == 2
+    client.close()
+
+
+# ------------------------------------------------------- a whole event online
+
+
+def test_a_whole_event_of_24_players_online(server: ServerProcess,
+                                            sqlite_url: str) -> None:  # noqa: F811
+    """24 players, three rounds, every table played online by computer players; each
+    result flows in by itself when the game ends; the standings agree with the games'
+    own records."""
+    org = Http(server)
+    key = create_event(org, "County tournament", "texas-good-sam", players=24,
+                       not_same_chapter=True)
+    base = f"/api/events/{key}"
+    table_ids: dict[tuple[int, int], str] = {}
+    for rnd in (1, 2, 3):
+        drawn = org.post(base + "/draw", {"round": rnd, "seed": 100 + rnd})
+        assert drawn["seed"] == 100 + rnd
+        info = org.get(base + "/manage")["rounds_info"][rnd - 1]
+        assert len(info["tables"]) == 6 and not info["byes"]
+        for t in info["tables"]:
+            out = org.post(base + "/online", {"round": rnd, "table": t["number"],
+                                              "computer": [0, 1, 2, 3], "level": "heuristic",
+                                              "seed": rnd * 100 + t["number"]})
+            table_ids[(rnd, t["number"])] = out["table_id"]
+        # a table is not started twice, and a round playing online is not drawn again
+        status, data, _ = org.request("POST", base + "/online", {"round": rnd, "table": 1})
+        assert status == 400 and ("already" in data["error"])
+        status, data, _ = org.request("POST", base + "/draw", {"round": rnd, "seed": 1})
+        assert status == 400 and "stands" in data["error"]
+
+        def round_in(rnd: int = rnd) -> bool:
+            tables = org.get(base + "/manage")["rounds_info"][rnd - 1]["tables"]
+            return all(t["result"] is not None for t in tables)
+
+        wait_for(round_in, 60, f"round {rnd}'s results")
+    manage = org.get(base + "/manage")
+    public = Http(server).get(base)
+    assert public["standings"] == manage["standings"]
+    assert not public["standings"]["missing"]
+
+    # every game's own record, replayed, against what the server stored
+    store = ClubStore(sqlite_url)
+    event = store.load("County tournament")
+    store.close()
+    check = Event.from_settings_json(event.settings_json())
+    check.draws = dict(event.draws)
+    team_points: dict[frozenset[str], int] = defaultdict(int)
+    player_points: dict[str, int] = defaultdict(int)
+    for (rnd, tno), tid in sorted(table_ids.items()):
+        status, _, text = Http(server).request("GET", f"/api/tables/{tid}/record")
+        assert status == 200
+        record = json.loads(text)
+        assert replay(record).ok
+        result = result_from_record(check, rnd, tno, record)
+        check.results.append(result)
+        stored = event.result(rnd, tno)
+        assert stored is not None and stored.source == "online"
+        assert stored.totals == result.totals and stored.hands == result.hands
+        assert stored.detail["server_table"] == tid
+        names = record["players"]
+        table = event.draws[rnd].table(tno)
+        assert names == [event.name_of(p) for p in table.seats]
+        for team in range(2):
+            members = names[team::2]
+            team_points[frozenset(members)] += record["result"]["totals"][team]
+            for m in members:
+                player_points[m] += record["result"]["totals"][team]
+    want = standings(check)
+    shown = manage["standings"]
+    assert [(x["name"], x["points"], x["place"]) for x in shown["players"]] == \
+        [(x.name, x.points, x.place_text) for x in want.players]
+    assert [(x["name"], x["points"]) for x in shown["teams"]] == \
+        [(x.name, x.points) for x in want.teams]
+    assert [(x["name"], x["points"]) for x in shown["chapters"]] == \
+        [(x.name, x.points) for x in want.chapters]
+    assert {frozenset(x["name"].split(" & ")): x["points"] for x in shown["teams"]} == \
+        dict(team_points)
+    assert {x["name"]: x["points"] for x in shown["players"]} == dict(player_points)
+    assert len(shown["teams"]) == 36 and len(shown["chapters"]) == 4
+    # not-same-chapter held at every table
+    for x in event.draws.values():
+        for t in x.tables:
+            for members in t.team_list():
+                assert len({event.player(m).chapter for m in members}) == len(members)
+    # the printed results are there for the organiser
+    status, _, text = org.request("GET", f"/events/{key}/print/results")
+    assert status == 200 and "County tournament: results" in text
+    assert want.players[0].name in text
+
+
+# ------------------------------------------------------------ paper tables
+
+
+def form_hand(went_out: int | None, melds: list[str], held: list[str]) -> dict[str, Any]:
+    return {"went_out": went_out, "teams": [
+        {"melds": melds[0], "exact_deals": 1, "penalties": 0,
+         "players": [{"hand": "", "foot": ""}, {"hand": held[0], "foot": ""}]},
+        {"melds": melds[1], "short_openings": 1, "penalties": 20,
+         "players": [{"hand": held[1], "foot": "5C 6C"}, {"hand": "", "foot": ""}]}]}
+
+
+def test_a_paper_table_scored_by_the_scorekeeper(server: ServerProcess,
+                                                 sqlite_url: str) -> None:  # noqa: F811
+    org = Http(server)
+    key = create_event(org, "Paper night", "alabama-samboree", players=8)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 3})
+    hands = [form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"]),
+             form_hand(None, ["7H 7D 7S 7C 2C 7H 7D", "JH JD JS JC JH JD JS\n5H 5D 5S"],
+                       ["", "KS"])]
+    # worked out first (nothing kept), then saved
+    shown = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands,
+                                       "time_called": True})
+    assert not shown["saved"] and len(shown["hands"]) == 2
+    assert org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"] is None
+    saved = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands,
+                                       "time_called": True, "save": True})
+    assert saved["saved"] and saved["totals"] == shown["totals"]
+    # the totals are the scorekeeper's, sheet by sheet
+    store = ClubStore(sqlite_url)
+    event = store.load("Paper night")
+    store.close()
+    result = event.result(1, 1)
+    assert result is not None and result.source == "paper" and result.time_called
+    again = result_from_sheets(event, 1, 1, result.detail["sheets"], True)
+    assert again.totals == tuple(saved["totals"]) and again.hands == result.hands
+    assert saved["totals"] == [sum(h[t] for h in saved["hands"]) for t in range(2)]
+    first = saved["scores"][0][0]  # itemised, as handfoot score gives it
+    assert first["clean_books"] == 1 and first["deal_bonus"] == 100
+    assert first["total"] == saved["hands"][0][0]
+    # without time called, a short game is refused with the reason
+    status, data, _ = org.request("POST", base + "/paper", {"round": 1, "table": 2,
+                                                            "hands": hands})
+    assert status == 400 and "time was called" in data["error"]
+    # a typing slip is named, and nothing is kept
+    bad = [form_hand(0, ["KH KD KS KZ", ""], ["", ""])]
+    status, data, _ = org.request("POST", base + "/paper", {"round": 1, "table": 2,
+                                                            "hands": bad, "save": True,
+                                                            "time_called": True})
+    assert status == 400 and "KZ" in data["error"], data
+    status, data, _ = org.request("POST", base + "/paper", {"round": 1, "table": 2,
+                                                            "hands": [{"teams": "x"}]})
+    assert status == 400 and "every team" in data["error"]
+    public = Http(server).get(base)
+    assert public["drawn"] == [{"round": 1, "tables": 2, "results": 1}]
+    assert {x["points"] for x in public["standings"]["teams"]} >= set(saved["totals"])
+
+
+# ------------------------------------------------------------ calling time
+
+
+@pytest.mark.parametrize("when", ["end-hand", "finish-hand"])
+def test_calling_time_for_a_round(sqlite_url: str, when: str) -> None:  # noqa: F811
+    """The round's clock (a minute lasts 0.5 s here): the warning is pushed to the
+    players at the tables, then time is called as the rule set says."""
+    with ServerProcess(sqlite_url, bot_delay=0.03, minute=0.5) as server:
+        org = Http(server)
+        rules = "alabama-samboree"
+        if when == "finish-hand":
+            org.post("/api/rule-sets/check", {
+                "base": rules, "name": "Samboree, hand finished",
+                "toml": '[game]\nwhen_time_is_called = "finish-hand"\n'})
+            rules = "Samboree, hand finished"
+        key = create_event(org, f"Timed {when}", rules, players=8, time_limit=6,
+                           warning=3)
+        base = f"/api/events/{key}"
+        org.post(base + "/draw", {"round": 1, "seed": 11})
+        invites = []
+        for t in (1, 2):
+            out = org.post(base + "/online", {"round": 1, "table": t,
+                                              "computer": [1, 2, 3] if t == 1 else [0, 1, 2, 3],
+                                              "level": "random"})
+            invites.append(out)
+        # the person at table 1, seat 1, hands their seat to the computer but stays
+        person = server.client(invites[0]["table_id"], invites[0]["invites"][0]["token"])
+        person.send({"type": "computer", "on": True})
+        watcher = server.client(invites[1]["table_id"])
+        clock = org.post(base + "/clock", {"round": 1, "do": "start"})["clock"]
+        assert clock["started"] and clock["ends_at"] and not clock["called"]
+        warned = person.wait(lambda m: m["type"] == "notice", timeout=10)
+        assert "3 minutes left" in warned["message"]
+        assert "3 minutes left" in watcher.wait(lambda m: m["type"] == "notice")["message"]
+        called = person.wait(lambda m: m["type"] == "state" and m["time_called"], timeout=10)
+        assert "Time is called" in called["notice"]
+        info = wait_for(lambda: all(
+            t["result"] for t in org.get(base + "/manage")["rounds_info"][0]["tables"])
+            and org.get(base + "/manage")["rounds_info"][0], 30, "the results")
+        assert info["clock"]["called"]
+        for t, out in zip(info["tables"], invites, strict=True):
+            assert t["result"]["time_called"] and t["result"]["source"] == "online"
+            status, _, text = Http(server).request("GET",
+                                                   f"/api/tables/{out['table_id']}/record")
+            assert status == 200
+            record = json.loads(text)
+            assert replay(record).ok and record["result"]["time_called_at"]
+            called_hand, _ = record["result"]["time_called_at"]
+            assert len(record["hands"]) == called_hand  # no new hand after time
+            last = record["hands"][-1]["result"]
+            if when == "end-hand":
+                assert last["ended_by"] == "time"
+            else:
+                assert last["ended_by"] in ("out", "stock")
+            assert t["result"]["totals"] == record["result"]["totals"]
+        person.close()
+        watcher.close()
+        # calling time again changes nothing
+        assert "at 0 table(s)" in org.post(base + "/clock", {"round": 1, "do": "call"})[
+            "message"]
+
+
+def test_time_called_survives_a_restart(sqlite_url: str) -> None:  # noqa: F811
+    """Calling time is kept beside the log: after kill -9 the game is rebuilt with time
+    called at the same point."""
+    server = ServerProcess(sqlite_url, bot_delay=0.2).start()
+    try:
+        org = Http(server)
+        org.post("/api/rule-sets/check", {"base": "six-deck", "name": "six, finish",
+                                          "toml": '[game]\nwhen_time_is_called = '
+                                                  '"finish-hand"\n'})
+        key = create_event(org, "Restart night", "six, finish", players=4)
+        base = f"/api/events/{key}"
+        org.post(base + "/draw", {"round": 1, "seed": 2})
+        out = org.post(base + "/online", {"round": 1, "table": 1, "computer": [0, 1, 2, 3],
+                                          "level": "random"})
+        tid = out["table_id"]
+        wait_for(lambda: Http(server).get(f"/api/tables/{tid}")["seq"] > 3, 20, "play")
+        assert "at 1 table(s)" in org.post(base + "/clock", {"round": 1, "do": "call"})[
+            "message"]
+        server.kill()
+        server = ServerProcess(sqlite_url, bot_delay=0.0, port=server.port).start()
+        org.server = server
+        wait_for(lambda: org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"],
+                 60, "the result after the restart")
+        status, _, text = Http(server).request("GET", f"/api/tables/{tid}/record")
+        assert status == 200
+        record = json.loads(text)
+        assert replay(record).ok
+        assert len(record["hands"]) == record["result"]["time_called_at"][0] == 1
+    finally:
+        server.stop()
