@@ -72,3 +72,41 @@ def test_views_are_equal_for_every_seat_apart_from_the_hand() -> None:
         public_copy.pop("hand")
         public_copy.pop("seat")
         assert data == public_copy
+
+
+def _fresh_view(game: Game, seat: int) -> object:
+    """A view made with every cache the views keep on the state emptied first."""
+    hand = game.hand
+    saved = (hand.player_views, hand.player_views_known, hand.player_views_last,
+             hand.team_views, [[m.view for m in ms] for ms in hand.melds])
+    hand._reset_view_caches()
+    for ms in hand.melds:
+        for m in ms:
+            m.view = None
+    view = seat_view(game, seat)
+    (hand.player_views, hand.player_views_known, hand.player_views_last,
+     hand.team_views, meld_views) = saved
+    for ms, vs in zip(hand.melds, meld_views, strict=True):
+        for m, v in zip(ms, vs, strict=True):
+            m.view = v
+    return view
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_views_kept_between_steps_are_the_views_made_afresh(name: str, bots: str) -> None:
+    """The views keep what did not change from one step to the next (each seat's
+    counts, each team's table); at every step of whole hands, for every seat, what they
+    give is exactly a view made from nothing."""
+    from handfoot.arena import seat_bots
+
+    rules = preset(name)
+    for seed in range(3):
+        game = Game(rules, seed)
+        players = seat_bots(rules, (bots,), seed)
+        while not game.results:
+            for seat in range(rules.players.seats):
+                assert seat_view(game, seat) == _fresh_view(game, seat)
+            assert public_view(game) == public_view(game)
+            seat = game.actor
+            game.apply(players[seat].choose(seat_view(game, seat), game.legal_actions()), seat)

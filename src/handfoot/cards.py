@@ -12,7 +12,7 @@ card occurs several times; hands are counted, not listed, on the hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 Card = int
@@ -163,6 +163,25 @@ def sort_key(c: Card) -> tuple[int, int]:
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=_SORT_KEYS.__getitem__)
+
+
+_SORTED_ORDER: Final = tuple(sorted(range(NUM_CARDS), key=_SORT_KEYS.__getitem__))
+#: ``_REPEATS[c][k]`` is the list of ``k`` copies of ``c`` (up to eight decks' worth)
+_REPEATS: Final = tuple(tuple([c] * k for k in range(9)) for c in range(NUM_CARDS))
+
+
+def sorted_from_counts(counts: Sequence[int]) -> list[Card]:
+    """The cards of a count vector, sorted as :func:`sort_cards` sorts them.
+
+    >>> sorted_from_counts(counts_of([52, 8, 0, 8, 4]))
+    [4, 8, 8, 0, 52]
+    """
+    out: list[Card] = []
+    for c in _SORTED_ORDER:
+        k = counts[c]
+        if k:
+            out += _REPEATS[c][k] if k < 9 else [c] * k
+    return out
 
 
 def counts_of(cards: Iterable[Card]) -> list[int]:

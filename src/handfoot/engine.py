@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
-from typing import Protocol
+from typing import Any, Protocol
 
 from handfoot.actions import (
     ASK,
@@ -277,6 +277,8 @@ class Hand:
         self.in_foot = [False] * n
         self.foot_turns = [0] * n
         self.known: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+        #: bumped whenever any ``known`` count changes (a cache key for the views)
+        self.known_version = 0
         self.foot_known: list[Card | None] = [None] * n
         self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
         self.opened = [False] * self.teams
@@ -309,9 +311,10 @@ class Hand:
         self.went_out: int | None = None
         self.ended_by = ""
         self.history: list[tuple[int, Action]] = []
-        #: the teams' part of the last view made, with what it was made from (a cache
-        #: for :mod:`handfoot.views`)
-        self.team_views: tuple[object, object] | None = None
+        #: cards each team has on the table (melds and red 3s); they only ever grow,
+        #: so this says whether a team's part of the table changed
+        self.table_cards = [0] * self.teams
+        self._reset_view_caches()
         if rules.deal.choose_hand == "seeing-tops":
             self.phase = Phase.CHOOSE
         else:
@@ -319,6 +322,14 @@ class Hand:
                 self._set_hand(s, 0)
             self.phase = Phase.DRAW
             self._lay_dealt_red_threes()
+
+    def _reset_view_caches(self) -> None:
+        #: what :mod:`handfoot.views` last made of each seat and each team, with what
+        #: it was made from (a copy of the hand starts without them)
+        self.player_views: object = None
+        self.player_views_known = -1
+        self.player_views_last: tuple[tuple[object, ...], Any] | None = None
+        self.team_views: list[tuple[int, object] | None] = [None] * self.teams
 
     # ------------------------------------------------------------- small helpers
     def team_seats(self, team: int) -> list[int]:
@@ -362,6 +373,7 @@ class Hand:
         if self.rules.deal.choose_hand == "seeing-tops":
             # Both top cards were face up for the whole table to see.
             self.known[seat][hand[0]] += 1
+            self.known_version += 1
             self.foot_known[seat] = foot[0]
 
     def _lay_dealt_red_threes(self) -> None:
@@ -381,7 +393,9 @@ class Hand:
                     self.hand_len[seat] -= 1
                     if self.known[seat][c]:
                         self.known[seat][c] -= 1
+                        self.known_version += 1
                     self.red_threes[team].append(c)
+                    self.table_cards[team] += 1
                     got = self._pop_stock()
                     if got is not None:
                         hand[got] += 1
@@ -930,6 +944,7 @@ class Hand:
             self.hands[p][c] += 1
             self.hand_len[p] += 1
             self.known[p][c] += 1
+            self.known_version += 1
             self.phase = Phase.PLAY
             self.may_end_turn = self.rules.turn.first_turn_upcard == "take-no-discard"
             if self.rules.threes.red == "board":
@@ -961,6 +976,7 @@ class Hand:
             hand[c] -= 1
             if known[c]:
                 known[c] -= 1
+                self.known_version += 1
         self.hand_len[seat] -= len(cards)
 
     def _new_meld(self, team: int, cards: list[Card]) -> Meld:
@@ -969,11 +985,14 @@ class Hand:
             suit = SUIT[cards[0]]
         meld = Meld(kind, rank, suit, cards)
         self.melds[team].append(meld)
+        self.table_cards[team] += len(cards)
         return meld
 
     def _add(self, seat: int, index: int, cards: Sequence[Card]) -> None:
-        meld = self.melds[self.team_of[seat]][index]
+        team = self.team_of[seat]
+        meld = self.melds[team][index]
         meld.cards.extend(cards)
+        self.table_cards[team] += len(cards)
         for c in cards:
             if WILD[c]:
                 meld.wilds += 1
@@ -1013,6 +1032,7 @@ class Hand:
         if target is not None:
             meld = self.melds[team][target]
             self._add_cards_to_meld(meld, [top, *action.shown])
+            self.table_cards[team] += 1 + len(action.shown)
             self._remove(seat, action.shown)
             for cards in sorted(action.opening, key=_meld_order):
                 self._new_meld(team, list(cards))
@@ -1029,6 +1049,7 @@ class Hand:
         for c in taken[:-1]:
             hand[c] += 1
             known[c] += 1
+        self.known_version += 1
         self.hand_len[seat] += count - 1
         self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
         self.phase = Phase.PLAY
@@ -1053,6 +1074,7 @@ class Hand:
         self.hand_len[seat] = len(foot)
         if self.foot_known[seat] is not None:
             self.known[seat][self.foot_known[seat]] += 1  # type: ignore[index]
+            self.known_version += 1
             self.foot_known[seat] = None
         self.feet[seat] = None
         self.in_foot[seat] = True
@@ -1468,6 +1490,7 @@ class Hand:
         h.in_foot = list(in_foot)
         h.foot_turns = list(foot_turns)
         h.known = [list(x) for x in known]
+        h.known_version = 0
         h.foot_known = [None] * n
         h.melds = [[Meld(kind, rank, suit, list(cards)) for kind, rank, suit, cards in ms]
                    for ms in melds]
@@ -1486,7 +1509,9 @@ class Hand:
         h.went_out = None
         h.ended_by = ""
         h.history = []
-        h.team_views = None
+        h.table_cards = [sum(len(m.cards) for m in ms) + len(r)
+                         for ms, r in zip(h.melds, h.red_threes, strict=True)]
+        h._reset_view_caches()
         h.phase = phase
         return h
 
@@ -1504,6 +1529,8 @@ class Hand:
         h.melds = [[m.copy() for m in ms] for ms in self.melds]
         h.opened = self.opened[:]
         h.red_threes = [x[:] for x in self.red_threes]
+        h.table_cards = self.table_cards[:]
+        h._reset_view_caches()
         h.pile = self.pile[:]
         h.stock = self.stock[:]
         h.history = self.history[:]

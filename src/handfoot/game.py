@@ -73,6 +73,10 @@ class Game:
     def hand_number(self) -> int:
         return self.hand.hand_number
 
+    def hand_scores(self) -> tuple[tuple[int, ...], ...]:
+        """Each finished hand's score per team."""
+        return tuple(tuple(s.total for s in r.scores) for r in self.results)
+
     def verify(self, action: Action, seat: int | None = None) -> None:
         if self.over:
             from handfoot.engine import WrongPhase

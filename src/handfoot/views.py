@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, cast
 
 from handfoot.actions import Action, action_to_json
-from handfoot.cards import Card, card_code, format_card, sort_cards
+from handfoot.cards import Card, card_code, format_card, sort_cards, sorted_from_counts
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
 from handfoot.game import Game
 from handfoot.scoring import book_kind
@@ -66,9 +66,14 @@ class TeamView:
     total: int  #: the running score before this hand
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View:
-    """Everything one seat (or, with ``seat`` None, a spectator) may see."""
+    """Everything one seat (or, with ``seat`` None, a spectator) may see.
+
+    A fresh snapshot each time one is asked for (changing it changes nothing else);
+    its parts that do not change (players, teams, melds) are frozen and shared between
+    views while the state they show stays the same.
+    """
 
     rules: str
     seat: int | None
@@ -139,57 +144,90 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
     return tuple(out)
 
 
+def _player_views(hand: Hand) -> tuple[PlayerView, ...]:
+    if hand.phase == Phase.CHOOSE:
+        return tuple(_player_view(hand, s) for s in range(hand.seats))
+    # A player's view is made of counts and flags only (a foot changes only when it is
+    # picked up, which ``in_foot`` says); ``known_version`` says whether any card seen
+    # going into a hand changed. Each seat's view is kept until its counts change.
+    whole = (hand.known_version, *hand.hand_len, *hand.in_foot, *hand.foot_turns)
+    last = hand.player_views_last
+    if last is not None and last[0] == whole:
+        return cast(tuple[PlayerView, ...], last[1])
+    cache = cast(list[tuple[tuple[int, int, bool, int], PlayerView]] | None,
+                 hand.player_views)
+    version = hand.known_version
+    if cache is None or hand.player_views_known != version:
+        cache = [((-1, 0, False, 0), _NO_PLAYER)] * hand.seats
+        hand.player_views = cache
+        hand.player_views_known = version
+    out = []
+    for s in range(hand.seats):
+        key = (hand.hand_len[s], hand.foot_size(s), hand.in_foot[s], hand.foot_turns[s])
+        hit = cache[s]
+        if hit[0] == key:
+            out.append(hit[1])
+            continue
+        view = _player_view(hand, s)
+        cache[s] = (key, view)
+        out.append(view)
+    players = tuple(out)
+    hand.player_views_last = (whole, players)
+    return players
+
+
+def _player_view(hand: Hand, s: int) -> PlayerView:
+    if hand.phase == Phase.CHOOSE and hand.feet[s] is None:
+        hand_count, foot_count = len(hand.stacks[s][0]), len(hand.stacks[s][1])
+    else:
+        hand_count, foot_count = hand.hand_len[s], hand.foot_size(s)
+    known = hand.known[s]
+    return PlayerView(
+        s, hand.team_of[s], hand_count, foot_count, hand.in_foot[s], hand.foot_turns[s],
+        tuple(sorted_from_counts(known)) if any(known) else ())
+
+
+_NO_PLAYER = PlayerView(-1, -1, 0, 0, False, 0, ())
+
+
+def _team_view(hand: Hand, team: int) -> TeamView:
+    # A team's part of the table changes only when cards are added to it.
+    stamp = hand.table_cards[team]
+    cached = hand.team_views[team]
+    if cached is not None and cached[0] == stamp:
+        return cast(TeamView, cached[1])
+    view = TeamView(team=team, seats=tuple(hand.team_seats(team)), opened=hand.opened[team],
+                    minimum=hand.minimums[team], melds=_meld_views(hand, team),
+                    red_threes=tuple(hand.red_threes[team]),
+                    books_to_go_out=hand.books_missing(team), total=hand.team_scores[team])
+    hand.team_views[team] = (stamp, view)
+    return view
+
+
 def _view(game: Game, seat: int | None) -> View:
     hand = game.hand
     rules = game.rules
-    players = tuple(
-        PlayerView(
-            seat=s, team=hand.team_of[s],
-            hand_count=(hand.hand_len[s] if hand.phase != Phase.CHOOSE or hand.feet[s] is not None
-                        else len(hand.stacks[s][0])),
-            foot_count=(hand.foot_size(s) if hand.phase != Phase.CHOOSE or hand.feet[s] is not None
-                        else len(hand.stacks[s][1])),
-            in_foot=hand.in_foot[s], foot_turns=hand.foot_turns[s],
-            known=(tuple(sort_cards(c for c, k in enumerate(hand.known[s]) for _ in range(k)))
-                   if any(hand.known[s]) else ()),
-        )
-        for s in range(hand.seats))
-    # The teams change only when the table does (cards are only ever added to it).
-    table = (tuple(hand.opened), tuple(len(r) for r in hand.red_threes),
-             tuple(len(ms) for ms in hand.melds),
-             tuple(sum(len(m.cards) for m in ms) for ms in hand.melds))
-    cached = hand.team_views
-    if cached is not None and cached[0] == table:
-        teams = cast(tuple[TeamView, ...], cached[1])
-    else:
-        teams = tuple(
-            TeamView(team=t, seats=tuple(hand.team_seats(t)), opened=hand.opened[t],
-                     minimum=hand.minimums[t], melds=_meld_views(hand, t),
-                     red_threes=tuple(hand.red_threes[t]),
-                     books_to_go_out=hand.books_missing(t), total=hand.team_scores[t])
-            for t in range(hand.teams))
-        hand.team_views = (table, teams)
+    phase = hand.phase
+    teams = tuple([_team_view(hand, t) for t in range(hand.teams)])
     own: tuple[Card, ...] = ()
     if seat is not None:
-        own = tuple(sort_cards(hand.hand_cards(seat)))
+        own = tuple(sorted_from_counts(hand.hands[seat]))
     tops: tuple[tuple[Card, Card], ...] = ()
-    if hand.phase == Phase.CHOOSE:
+    if phase == Phase.CHOOSE:
         tops = tuple((a[0], b[0]) for a, b in hand.stacks)
     frozen = None
-    if hand.phase in (Phase.DRAW, Phase.PLAY) and hand.pile:
+    pile = hand.pile
+    if pile and (phase == Phase.DRAW or phase == Phase.PLAY):
         frozen = hand.pile_blocker(hand.actor)
-        if frozen is None and hand.rules.pile.wild_freezes_until_taken and hand.pile_wilds:
+        if frozen is None and hand.pile_wilds and rules.pile.wild_freezes_until_taken:
             frozen = "frozen by a wild card: only a natural pair takes it"
+    # Positional: a call with two dozen keywords costs several times as much.
     return View(
-        rules=rules.name, seat=seat, hand_number=hand.hand_number,
-        hands_in_game=rules.game.hands, phase=_PHASES[hand.phase], turn=hand.seat,
-        actor=hand.actor, hand=own, players=players, teams=teams,
-        pile_top=hand.pile_top, pile_size=len(hand.pile), pile_frozen=frozen,
-        pile_has_wild=hand.pile_wilds > 0, stock_size=len(hand.stock), stack_tops=tops,
-        asked_to_go_out=hand.phase == Phase.ASK, permission=hand.permission,
-        history=tuple(hand.history),
-        hand_scores=tuple(tuple(s.total for s in r.scores) for r in game.results),
-        totals=tuple(game.totals), game_over=game.over, winners=tuple(game.winners))
+        rules.name, seat, hand.hand_number, rules.game.hands, _PHASES[phase], hand.seat,
+        hand.actor, own, _player_views(hand), teams, pile[-1] if pile else None, len(pile),
+        frozen, hand.pile_wilds > 0, len(hand.stock), tops, phase == Phase.ASK,
+        hand.permission, tuple(hand.history), game.hand_scores(), tuple(game.totals),
+        game.over, tuple(game.winners))
 
 
 def seat_view(game: Game, seat: int) -> View:
