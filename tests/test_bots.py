@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from handfoot.actions import Action
+from handfoot.actions import Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
 from handfoot.bots import LEVELS, Bot, make_bot
@@ -106,11 +106,19 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     legal = game.legal_actions()
     assert isinstance(legal, LegalActions)
     public = {a for a in dir(legal) if not a.startswith("_")}
-    assert public <= {"count", "index", "rules"}
+    assert public <= {"confirms", "count", "index", "rules"}
     assert isinstance(legal.rules, Rules)
     # Membership asks the engine; listing gives the same answers.
     assert all(a in legal for a in legal)
+    # It vouches only for the very action it last accepted, in its own state.
+    legal = game.legal_actions()
+    first = legal[0]
+    assert not legal.confirms(first)
+    assert first in legal and legal.confirms(first)
+    assert Discard(0) not in legal
+    assert legal.confirms(first)  # a refusal does not undo the last acceptance
     game.apply(legal[0])
+    assert not legal.confirms(first)
     with pytest.raises(RuntimeError):
         len(legal)  # a stale list refuses to answer
 

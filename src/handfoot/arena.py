@@ -55,7 +55,10 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
         legal = game.legal_actions()
         view = seat_view(game, seat) if bot.uses_view else None
         action = bot.choose(view, legal)
-        game.apply(action, seat)
+        if legal.confirms(action):
+            game.push(action)  # the engine has just checked it, in this very state
+        else:
+            game.apply(action, seat)
         if on_action is not None:
             on_action(game, seat, action)
         count += 1

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
+from operator import le
 from typing import Any, Protocol
 
 from handfoot.actions import (
@@ -225,6 +226,8 @@ def _plus(used: list[int], cards: Sequence[Card]) -> list[int]:
 
 def _needs(counts: list[int], held: list[int]) -> str | None:
     """The cards in ``counts`` not held, as text, or None."""
+    if all(map(le, counts, held)):
+        return None
     missing = [c for c in range(NUM_CARDS) if counts[c] > held[c]]
     if not missing:
         return None
@@ -864,12 +867,14 @@ class Hand:
             if not self.opened[team]:
                 raise IllegalAction("Your team must open before adding to melds.")
             self._check_add(team, action.meld, action.cards)
-            used = [0] * NUM_CARDS
-            for c in action.cards:
-                used[c] += 1
-            missing = _needs(used, self.hands[p])
-            if missing:
-                raise CardsNotHeld(f"You do not hold {missing}.")
+            cards = action.cards
+            held = self.hands[p]
+            for c in cards:
+                if held[c] < cards.count(c):
+                    used = [0] * NUM_CARDS
+                    for d in cards:
+                        used[d] += 1
+                    raise CardsNotHeld(f"You do not hold {_needs(used, held)}.")
             self._check_emptying(p, self.hand_len[p] - len(action.cards), False)
             return
         if isinstance(action, Discard):
@@ -1583,10 +1588,11 @@ class LegalActions(Sequence[Action]):
     ``rules`` is the rule set being played (public).
     """
 
-    __slots__ = ("__hand", "_list", "_stamp", "rules")
+    __slots__ = ("__hand", "_accepted", "_list", "_stamp", "rules")
 
     def __init__(self, hand: Hand | None, rules: Rules | None = None) -> None:
         self.__hand = hand
+        self._accepted: object = None
         self._list: list[Action] | None = None if hand is not None else []
         self._stamp = len(hand.history) if hand is not None else 0
         self.rules = rules if rules is not None or hand is None else hand.rules
@@ -1618,10 +1624,21 @@ class LegalActions(Sequence[Action]):
         if not isinstance(action, _ACTION_TYPES):
             return False
         if self._list is not None and action in self._list:
+            self._accepted = action
             return True
         if self.__hand is None:
             return False
-        return self._state().is_legal(action)
+        if self._state().is_legal(action):
+            self._accepted = action
+            return True
+        return False
+
+    def confirms(self, action: Action) -> bool:
+        """Whether the engine accepted this very action object (``action in self``) as
+        the last one it was asked about, in the state these actions belong to; a
+        player that carries it out need not have it checked a second time."""
+        return (action is self._accepted and self.__hand is not None
+                and len(self.__hand.history) == self._stamp)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LegalActions | list | tuple):

@@ -121,7 +121,7 @@ class Obs:
 
 
 _MELD_CACHE: dict[int, tuple[object, MeldInfo]] = {}
-_TEAMS_CACHE: dict[int, tuple[object, Sequence[Sequence[MeldLike]]]] = {}
+_TEAMS_CACHE: dict[int, tuple[object, Sequence[MeldLike]]] = {}
 
 
 def _meld_info(m: MeldView) -> MeldInfo:
@@ -156,15 +156,18 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     o.in_foot, o.foot_left = me.in_foot, me.foot_count
     o.opened = [t.opened for t in view.teams]
     o.minimum = view.teams[o.team].minimum
-    teams = view.teams  # the same object while the table is unchanged
-    hit = _TEAMS_CACHE.get(id(teams))
-    if hit is not None and hit[0] is teams:
-        o.melds = hit[1]
-    else:
-        o.melds = [[_meld_info(m) for m in t.melds] for t in teams]
+    melds = []
+    for t in view.teams:  # a team's view is the same object while its table is unchanged
+        hit = _TEAMS_CACHE.get(id(t))
+        if hit is not None and hit[0] is t:
+            melds.append(hit[1])
+            continue
+        infos = [_meld_info(m) for m in t.melds]
         if len(_TEAMS_CACHE) > 2_000:
             _TEAMS_CACHE.clear()
-        _TEAMS_CACHE[id(teams)] = (teams, o.melds)
+        _TEAMS_CACHE[id(t)] = (t, infos)
+        melds.append(infos)
+    o.melds = melds
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
     o.pile_wild = view.pile_has_wild
     o.stock_size = view.stock_size
@@ -615,11 +618,16 @@ def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
 
 
 def discard_options(o: Obs) -> Iterator[Action]:
+    """Every card held, the most willingly thrown first (ties: the lower card)."""
     hand = o.hand
     ranks = _rank_penalties(o)
-    cards = [c for c in range(NUM_CARDS) if hand[c]]
-    cards.sort(key=lambda c: -discard_score(o, c, ranks))
-    for c in cards:
+    scores = {c: discard_score(o, c, ranks) for c in range(NUM_CARDS) if hand[c]}
+    if not scores:
+        return
+    best = max(scores, key=scores.__getitem__)  # the first of the best, as sorting gives
+    yield Discard(best)  # usually the one played: the rest are ranked only if it is not
+    del scores[best]
+    for c in sorted(scores, key=lambda c: -scores[c]):
         yield Discard(c)
 
 
