@@ -325,7 +325,7 @@ def _standing_table(lines: list[Line], kind: str) -> str:
     extra = {"team": "Games won", "player": "Byes", "chapter": ""}[kind]
     head = (f"<tr><th>Place</th><th>{kind.title()}</th><th class=\"num\">Games</th>"
             f"<th class=\"num\">{'Average' if kind == 'chapter' else 'Points'}</th>"
-            f"<th>{extra}</th><th>Note</th></tr>")
+            + (f"<th>{extra}</th>" if extra else "") + "<th>Note</th></tr>")
     rows = []
     for x in lines:
         cell = {"team": str(x.won), "player": str(x.byes) if x.byes else "",
@@ -335,7 +335,7 @@ def _standing_table(lines: list[Line], kind: str) -> str:
             note = (note + "; " if note else "") + f"bye credit {x.bye_credit}"
         rows.append(f"<tr><td>{x.place_text}</td><td>{escape(x.name)}</td>"
                     f'<td class="num">{x.games}</td><td class="num"><b>{_points(x)}</b></td>'
-                    f"<td>{cell}</td><td>{escape(note)}</td></tr>")
+                    + (f"<td>{cell}</td>" if extra else "") + f"<td>{escape(note)}</td></tr>")
     return f"<table>{head}{''.join(rows)}</table>"
 
 

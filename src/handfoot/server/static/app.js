@@ -127,6 +127,7 @@ function connect() {
     if (m.type === "state") { hf.state = m; render(); }
     else if (m.type === "error") { showMessage(m.message); if (m.fatal) hf.fatal = true; }
     else if (m.type === "preview") { showPreview(m); }
+    else if (m.type === "notice") { showNotice(m.message); }
   };
   ws.onclose = () => {
     if (hf.fatal) return;
@@ -137,6 +138,8 @@ function connect() {
 function send(msg) { if (hf.ws && hf.ws.readyState === 1) hf.ws.send(JSON.stringify(msg)); }
 function act(action) { showMessage(""); send({ type: "action", action }); }
 function showMessage(text) { $("#message").textContent = text; }
+// the monitor's word to the table: the clock's warning, time called
+function showNotice(text) { $("#notice").textContent = text || ""; $("#notice").hidden = !text; }
 function legalKinds() { return new Set((hf.state?.legal || []).map((a) => a.type)); }
 function myTurn() { const s = hf.state; return s && s.seat !== null && s.view.actor === s.seat && !s.view.game_over; }
 
@@ -213,6 +216,7 @@ function render() {
   if (hf.staged.length) $("#unstage").addEventListener("click", () => { hf.staged = []; render(); requestPreview(); });
   renderActions();
   renderSheet();
+  showNotice(s.notice);
   const banner = $("#banner");
   if (v.game_over) {
     banner.hidden = false;
@@ -220,7 +224,7 @@ function render() {
       <a style="color:#fff" href="/?replay=${s.table}">Replay it</a> · <a style="color:#fff" href="/api/tables/${s.table}/record" download>Download the record</a>`;
   } else if (s.last_hand && s.last_hand.number > Number(localStorage.getItem("hf-seen-" + s.table) || 0)) {
     banner.hidden = false;
-    banner.innerHTML = `<b>Hand ${s.last_hand.number} is over</b> (${s.last_hand.ended_by === "out" ? "seat " + (s.last_hand.went_out + 1) + " went out" : "the stock ran out"}). ` +
+    banner.innerHTML = `<b>Hand ${s.last_hand.number} is over</b> (${s.last_hand.ended_by === "out" ? "seat " + (s.last_hand.went_out + 1) + " went out" : s.last_hand.ended_by === "time" ? "time was called" : "the stock ran out"}). ` +
       s.last_hand.teams.map((t) => `<br>Team ${t.team + 1}: <b>${t.total}</b> (${t.lines.map((l) => esc(l[0]) + " " + l[1]).join(", ")})`).join("") +
       ` <br><button id="seen">Continue (the next hand has begun)</button>`;
     $("#seen").addEventListener("click", () => { localStorage.setItem("hf-seen-" + s.table, String(s.last_hand.number)); render(); });

@@ -1,0 +1,176 @@
+"""The organiser's flow of a club event in a real browser (Chromium driven by Playwright)
+against a real server: create the event, load the players, draw, a paper table's score
+sheet typed in, a table played online by computer players, the standings, the players'
+page and the printed pages (screenshots in /tmp/handfoot-club-*.png to look at).
+
+Skipped, with the reason, where Chromium or Playwright is missing; CI sets
+HANDFOOT_REQUIRE_BROWSER so that there they must run."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from handfoot.server.testing import ServerProcess
+from server_fixtures import sqlite_url  # noqa: F401
+
+CHROMIUM = os.environ.get("HANDFOOT_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
+
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover
+    sync_playwright = None  # type: ignore[assignment]
+
+_missing = ("playwright is not installed" if sync_playwright is None
+            else None if Path(CHROMIUM).exists() else f"no Chromium at {CHROMIUM}")
+if _missing and os.environ.get("HANDFOOT_REQUIRE_BROWSER"):
+    raise RuntimeError(f"browser tests required but {_missing}")
+pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+
+PLAYERS = """name,chapter,not_partner_with
+Anne Lee,Mobile,Bob Lee
+Bob Lee,Mobile,
+Carol King,Dothan,Dan King
+Dan King,Dothan,
+Eve Moss,Mobile,
+Frank Moss,Dothan,Eve Moss
+Gail Hart,Mobile,
+Hank Hart,Dothan,Gail Hart
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
+    with ServerProcess(sqlite_url, bot_delay=0.0) as s:
+        yield s
+
+
+def shot(page: Page, name: str) -> Path:
+    path = SHOTS / f"handfoot-club-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerProcess) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    # create the event
+    page.goto(server.base + "/events")
+    page.fill("input[name=name]", "Friday at the Pines")
+    page.select_option("#create-rules", "texas-good-sam")
+    page.fill("input[name=rounds]", "2")
+    page.check("input[name=not_same_chapter]")
+    page.fill("input[name=password]", "monitor")
+    page.fill("input[name=password2]", "monitr")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#create-error")).to_contain_text("not the same")
+    page.fill("input[name=password2]", "monitor")
+    shot(page, "1-new-event")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#org-name")).to_have_text("Friday at the Pines")
+    key = page.url.split("/events/")[1].split("/")[0]
+
+    # load the players (a typing slip first: refused, naming the line)
+    page.fill("#csv-text", PLAYERS.replace("Dan King\n", "Dan Kin\n", 1))
+    page.click("#csv-load")
+    expect(page.locator("#org-message")).to_contain_text("Line 4: Carol King")
+    page.fill("#csv-text", PLAYERS)
+    page.click("#csv-load")
+    expect(page.locator("#org-message")).to_contain_text("8 players")
+    expect(page.locator("#player-count")).to_have_text("(8)")
+
+    # draw round 1 with an announced seed
+    page.fill("#draw-seed", "4127")
+    page.click("#draw-form button[type=submit]")
+    expect(page.locator("#org-message")).to_contain_text("seed 4127")
+    expect(page.locator(".tablecard")).to_have_count(2)
+    shot(page, "2-drawn")
+
+    # table 1 plays on paper: the scorer's sheet typed in, totals worked out
+    card = page.locator(".tablecard").nth(0)
+    card.get_by_role("button", name="Enter the score sheets").click()
+    expect(page.locator("#paper-panel")).to_be_visible()
+    hand = page.locator(".hand-entry").nth(0)
+    team1 = hand.locator(".team-entry").nth(0)
+    team2 = hand.locator(".team-entry").nth(1)
+    team1.locator(".melds").fill("KH KD KS KC KH KD KS\nAH AD AC")
+    team1.locator(".exact_deals").fill("1")
+    team1.locator(".hand").nth(1).fill("8H 4C")
+    team2.locator(".melds").fill("QH QD QS")
+    team2.locator(".hand").nth(0).fill("9S 3H")
+    page.click("#paper-check")
+    expect(page.locator("#paper-result")).to_contain_text("Not saved yet")
+    totals = page.locator("#paper-result tr.total td.num").all_inner_texts()
+    # 500 red book + 7 kings 70 + aces 60 - 15 + 100 exact deal; 30 - 10 - red 3 500
+    assert totals == ["715", "-480"], totals
+    shot(page, "3-paper-sheet")
+    page.click("#paper-save")
+    expect(page.locator("#org-message")).to_contain_text("result saved")
+    expect(page.locator("#tstatus-1")).to_contain_text("Team 1 715, Team 2 -480")
+
+    # table 2 plays online, every seat a computer player; its result comes in by itself
+    card = page.locator(".tablecard").nth(1)
+    card.locator("summary").click()
+    for box in card.locator("input[type=checkbox]").all():
+        box.check()
+    card.get_by_role("button", name="Start table 2 online").click()
+    expect(page.locator("#org-message")).to_contain_text("playing online")
+    links = page.locator(".tablecard").nth(1).locator("a.invite")
+    expect(links).to_have_count(4)
+    assert all("/table/" in h for h in links.evaluate_all("els => els.map(e => e.href)"))
+    expect(page.locator("#tstatus-2")).to_contain_text("Result in", timeout=30_000)
+    expect(page.locator("#org-standings")).to_contain_text("Anne Lee")
+    shot(page, "4-organiser")
+
+    # the printed pages: assignments, score sheets, results
+    for name, path in [("assignments", f"/events/{key}/print/assignments/1"),
+                       ("score-sheets", f"/events/{key}/print/score-sheets/1"),
+                       ("results", f"/events/{key}/print/results")]:
+        printed = ctx.new_page()
+        printed.goto(server.base + path)
+        printed.emulate_media(media="print")
+        assert "Friday at the Pines" in printed.title()
+        shot(printed, f"print-{name}")
+        pdf = printed.pdf(path=str(SHOTS / f"handfoot-club-print-{name}.pdf"))
+        assert pdf[:4] == b"%PDF"
+        printed.close()
+
+    # the players' page: standings and "find your table", no organiser controls
+    public = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    public.goto(server.base + f"/events/{key}")
+    expect(public.locator("#pub-name")).to_have_text("Friday at the Pines")
+    expect(public.locator("#pub-progress")).to_contain_text("2 of 2 tables in")
+    public.fill("#find-name", "carol")
+    public.click("#find-form button[type=submit]")
+    expect(public.locator("#find-result")).to_contain_text(re.compile(r"Round 1: table \d"))
+    expect(public.locator("#pub-standings")).to_contain_text("Carol King")
+    assert public.locator("#ev-org").is_hidden()
+    shot(public, "5-players-page")
+    # the organiser's page asks the password; a wrong one is refused politely
+    public.goto(server.base + f"/events/{key}/organiser")
+    expect(public.locator("#ev-login")).to_be_visible()
+    public.fill("#login-password", "guess")
+    public.click("#login-form button[type=submit]")
+    expect(public.locator("#login-error")).to_contain_text("not the password")
+    public.fill("#login-password", "monitor")
+    public.click("#login-form button[type=submit]")
+    expect(public.locator("#org-name")).to_have_text("Friday at the Pines")
+    assert not errors, errors
