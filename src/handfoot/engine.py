@@ -714,12 +714,7 @@ class Hand:
 
     def pile_counts(self) -> range:
         """How many cards a pick-up may take."""
-        rules = self.rules.pile
-        size = len(self.pile)
-        if rules.take_max == 0:
-            low = min(rules.take_min, size) if rules.take_min else size
-            return range(max(low, 1), size + 1)
-        return range(min(rules.take_min, size), min(rules.take_max, size) + 1)
+        return self.rules.pile_take_counts(len(self.pile))
 
     def _check_take_pile(self, seat: int, action: TakePile) -> tuple[_Pending, int, int | None]:
         """Returns what goes to the table, the count taken, and the meld the top card joins."""

@@ -304,6 +304,15 @@ class Rules:
         mins = self.opening.minimums
         return mins[min(hand_number, len(mins)) - 1] if mins else 0
 
+    def pile_take_counts(self, size: int) -> range:
+        """How many cards a pick-up may take from a pile of ``size`` cards (a count of 0
+        in a :class:`~handfoot.actions.TakePile` means the first of them)."""
+        pile = self.pile
+        if pile.take_max == 0:
+            low = min(pile.take_min, size) if pile.take_min else size
+            return range(max(low, 1), size + 1)
+        return range(min(pile.take_min, size), min(pile.take_max, size) + 1)
+
     def draw_count(self, hand_number: int) -> int:
         by_hand = self.turn.draw_by_hand
         return by_hand[min(hand_number, len(by_hand)) - 1] if by_hand else self.turn.draw

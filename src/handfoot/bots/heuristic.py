@@ -338,13 +338,18 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
         rank = RANK[top]
         nats = naturals_of(o.hand, rank)
         wilds = wilds_of(o.hand)
+        # Only the ways and counts the rules allow (the engine would refuse the others).
+        ways = rules.pile.show
         shows: list[tuple[Card, ...]] = []
-        if len(nats) >= 2:
+        if len(nats) >= 2 and "natural-pair" in ways:
             shows.append(tuple(nats[:2]))
-        if nats and wilds and o.pile_size >= 4:
+        if nats and wilds and o.pile_size >= 4 and "natural-and-wild" in ways:
             shows.append((nats[0], wilds[0]))
-        shows.append(())
+        if "meld-on-board" in ways:
+            shows.append(())
         counts = sorted({0, o.pile_size}, reverse=True)
+        if o.pile_size not in rules.pile_take_counts(o.pile_size):
+            counts = [0]
         opened = o.opened[o.team]
         for shown in shows:
             for count in counts:
@@ -361,7 +366,8 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
                     if plan is not None:
                         out.append(TakePile(shown, count, tuple(tuple(m) for m in plan)))
                     out.append(TakePile(shown, count))
-    if top is not None and not late and (WILD[top] or o.hand[top] or NATURAL[top]):
+    if (top is not None and not late and (WILD[top] or o.hand[top] or NATURAL[top])
+            and rules.turn.first_turn_upcard != "no"):
         out.append(TAKE_UPCARD)
     out.append(DRAW)
     return out
@@ -573,7 +579,10 @@ def going_out_options(o: Obs) -> list[Action]:
     if (rules.going_out.permission and o.in_foot and o.permission is None
             and o.hand_len <= 2):
         out.append(ASK)
-    out.append(END_TURN)
+    # Ending a turn without a discard: only after taking the upcard where the rules allow
+    # it, or for a player in the foot left stuck with a card it may not throw.
+    if rules.turn.first_turn_upcard == "take-no-discard" or (o.in_foot and o.hand_len <= 1):
+        out.append(END_TURN)
     return out
 
 
