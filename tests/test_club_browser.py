@@ -174,3 +174,30 @@ def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerPro
     public.click("#login-form button[type=submit]")
     expect(public.locator("#org-name")).to_have_text("Friday at the Pines")
     assert not errors, errors
+
+
+def test_a_player_at_an_online_event_table_hears_the_clock(browser: Browser,
+                                                           server: ServerProcess) -> None:
+    """A player opens their invite link; the organiser sends the warning, then calls
+    time: the player's page says so, and the Samboree's hand ends as it stands."""
+    from test_club_web import Http, create_event
+    org = Http(server)
+    key = create_event(org, "Samboree night", "alabama-samboree", players=4)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 5})
+    out = org.post(base + "/online", {"round": 1, "table": 1, "computer": [1, 2, 3],
+                                      "level": "heuristic"})
+    me = out["invites"][0]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(me["url"])
+    expect(page.locator("#info")).to_contain_text("Hand 1 of 3")
+    expect(page.locator("#others")).to_contain_text(out["invites"][1]["name"])
+    assert page.locator("#notice").is_hidden()
+    assert "1 table(s)" in org.post(base + "/clock", {"round": 1, "do": "warn"})["message"]
+    expect(page.locator("#notice")).to_contain_text("15 minutes left")
+    org.post(base + "/clock", {"round": 1, "do": "call"})
+    expect(page.locator("#notice")).to_contain_text("Time is called")
+    expect(page.locator("#banner")).to_contain_text("Game over")
+    shot(page, "6-player-time-called")
+    result = org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"]
+    assert result["time_called"] and result["source"] == "online"

@@ -175,8 +175,10 @@ function render() {
   if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) { hf.selected.clear(); hf.staged = []; $("#preview").textContent = ""; }
   hf.lastSeq = s.seq;
   const partner = (i) => me !== null && i !== me && v.players[i].team === v.players[me].team;
-  const seatName = (i) => i === me ? "You" : (partner(i) ? "Partner" : (s.seats[i].computer ? "Computer" : "Player")) +
-    ` ${i + 1}` + (s.seats[i].kind === "human" && s.seats[i].computer ? " (computer playing)" : (partner(i) && s.seats[i].computer ? " (computer)" : ""));
+  const seatName = (i) => i === me ? "You" : (s.seats[i].name && s.seats[i].name !== "You" && s.seats[i].kind === "human"
+    ? (partner(i) ? "Partner " : "") + `${s.seats[i].name}, seat ${i + 1}`
+    : (partner(i) ? "Partner" : (s.seats[i].computer ? "Computer" : "Player")) + ` ${i + 1}`) +
+    (s.seats[i].kind === "human" && s.seats[i].computer ? " (computer playing)" : (partner(i) && s.seats[i].computer ? " (computer)" : ""));
   const myTeam = me === null ? 0 : v.players[me].team;
   const minimum = v.teams[myTeam].minimum;
   const phaseText = { choose: "choosing hands", draw: "to draw", play: "to play", ask: "to answer", over: "hand over" }[v.phase];
