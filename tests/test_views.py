@@ -77,15 +77,14 @@ def test_views_are_equal_for_every_seat_apart_from_the_hand() -> None:
 def _fresh_view(game: Game, seat: int) -> object:
     """A view made with every cache the views keep on the state emptied first."""
     hand = game.hand
-    saved = (hand.player_views, hand.player_views_known, hand.player_views_last,
-             hand.team_views, [[m.view for m in ms] for ms in hand.melds])
+    saved = (hand.player_views, hand.player_views_known, hand.team_views,
+             [[m.view for m in ms] for ms in hand.melds])
     hand._reset_view_caches()
     for ms in hand.melds:
         for m in ms:
             m.view = None
     view = seat_view(game, seat)
-    (hand.player_views, hand.player_views_known, hand.player_views_last,
-     hand.team_views, meld_views) = saved
+    (hand.player_views, hand.player_views_known, hand.team_views, meld_views) = saved
     for ms, vs in zip(hand.melds, meld_views, strict=True):
         for m, v in zip(ms, vs, strict=True):
             m.view = v

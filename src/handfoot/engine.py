@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
 from operator import le
-from typing import Any, Protocol
+from typing import Protocol
 
 from handfoot.actions import (
     ASK,
@@ -331,7 +331,6 @@ class Hand:
         #: it was made from (a copy of the hand starts without them)
         self.player_views: object = None
         self.player_views_known = -1
-        self.player_views_last: tuple[tuple[object, ...], Any] | None = None
         self.team_views: list[tuple[int, object] | None] = [None] * self.teams
 
     # ------------------------------------------------------------- small helpers

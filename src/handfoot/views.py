@@ -134,11 +134,10 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
             out.append(cast(MeldView, cached[2]))
             continue
         complete = len(m.cards) >= size
-        view = MeldView(
-            index=i, kind=KIND_NAMES[m.kind], label=m.describe(),
-            cards=tuple(sort_cards(m.cards)), naturals=m.naturals, wilds=m.wilds,
-            complete=complete, book=book_kind(hand.rules, m.kind, m.cards),
-            needs=max(size - len(m.cards), 0))
+        view = MeldView(  # index, kind, label, cards, naturals, wilds, complete, book, needs
+            i, KIND_NAMES[m.kind], m.describe(), tuple(sort_cards(m.cards)), m.naturals,
+            m.wilds, complete, book_kind(hand.rules, m.kind, m.cards),
+            max(size - len(m.cards), 0))
         m.view = (len(m.cards), i, view)
         out.append(view)
     return tuple(out)
@@ -146,33 +145,28 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
 
 def _player_views(hand: Hand) -> tuple[PlayerView, ...]:
     if hand.phase == Phase.CHOOSE:
-        return tuple(_player_view(hand, s) for s in range(hand.seats))
+        return tuple([_player_view(hand, s) for s in range(hand.seats)])
     # A player's view is made of counts and flags only (a foot changes only when it is
-    # picked up, which ``in_foot`` says); ``known_version`` says whether any card seen
-    # going into a hand changed. Each seat's view is kept until its counts change.
-    whole = (hand.known_version, *hand.hand_len, *hand.in_foot, *hand.foot_turns)
-    last = hand.player_views_last
-    if last is not None and last[0] == whole:
-        return cast(tuple[PlayerView, ...], last[1])
-    cache = cast(list[tuple[tuple[int, int, bool, int], PlayerView]] | None,
-                 hand.player_views)
-    version = hand.known_version
-    if cache is None or hand.player_views_known != version:
-        cache = [((-1, 0, False, 0), _NO_PLAYER)] * hand.seats
-        hand.player_views = cache
-        hand.player_views_known = version
-    out = []
-    for s in range(hand.seats):
-        key = (hand.hand_len[s], hand.foot_size(s), hand.in_foot[s], hand.foot_turns[s])
-        hit = cache[s]
-        if hit[0] == key:
-            out.append(hit[1])
-            continue
-        view = _player_view(hand, s)
-        cache[s] = (key, view)
-        out.append(view)
-    players = tuple(out)
-    hand.player_views_last = (whole, players)
+    # picked up, which ``in_foot`` says), and of the cards seen going into the hand,
+    # which ``known_version`` says whether they changed: a seat's view is kept until
+    # one of them changes (between two steps, usually only the player who acted).
+    last = cast(tuple[PlayerView, ...] | None, hand.player_views)
+    if last is None or hand.player_views_known != hand.known_version:
+        players = tuple([_player_view(hand, s) for s in range(hand.seats)])
+    else:
+        hand_len, in_foot, foot_turns = hand.hand_len, hand.in_foot, hand.foot_turns
+        out = None
+        for s, view in enumerate(last):
+            if (view.hand_count != hand_len[s] or view.in_foot != in_foot[s]
+                    or view.foot_turns != foot_turns[s]):
+                if out is None:
+                    out = list(last)
+                out[s] = _player_view(hand, s)
+        if out is None:
+            return last
+        players = tuple(out)
+    hand.player_views = players
+    hand.player_views_known = hand.known_version
     return players
 
 
@@ -187,19 +181,16 @@ def _player_view(hand: Hand, s: int) -> PlayerView:
         tuple(sorted_from_counts(known)) if any(known) else ())
 
 
-_NO_PLAYER = PlayerView(-1, -1, 0, 0, False, 0, ())
-
-
 def _team_view(hand: Hand, team: int) -> TeamView:
     # A team's part of the table changes only when cards are added to it.
     stamp = hand.table_cards[team]
     cached = hand.team_views[team]
     if cached is not None and cached[0] == stamp:
         return cast(TeamView, cached[1])
-    view = TeamView(team=team, seats=tuple(hand.team_seats(team)), opened=hand.opened[team],
-                    minimum=hand.minimums[team], melds=_meld_views(hand, team),
-                    red_threes=tuple(hand.red_threes[team]),
-                    books_to_go_out=hand.books_missing(team), total=hand.team_scores[team])
+    view = TeamView(  # team, seats, opened, minimum, melds, red_threes, books_to_go_out, total
+        team, tuple(hand.team_seats(team)), hand.opened[team], hand.minimums[team],
+        _meld_views(hand, team), tuple(hand.red_threes[team]), hand.books_missing(team),
+        hand.team_scores[team])
     hand.team_views[team] = (stamp, view)
     return view
 
