@@ -446,3 +446,26 @@ def test_time_called_survives_a_restart(sqlite_url: str) -> None:  # noqa: F811
         assert len(record["hands"]) == record["result"]["time_called_at"][0] == 1
     finally:
         server.stop()
+
+
+def test_a_result_missed_by_a_crash_comes_in_on_restart(sqlite_url: str) -> None:  # noqa: F811
+    """A game that ended without its result reaching the event (the server stopped in
+    between) is collected when the server starts again."""
+    with ServerProcess(sqlite_url, bot_delay=0.0) as server:
+        org = Http(server)
+        key = create_event(org, "Crash night", "texas-good-sam", players=4)
+        base = f"/api/events/{key}"
+        org.post(base + "/draw", {"round": 1, "seed": 9})
+        out = org.post(base + "/online", {"round": 1, "table": 1, "computer": [0, 1, 2, 3],
+                                          "level": "heuristic"})
+        first = wait_for(lambda: org.get(base + "/manage")["rounds_info"][0]["tables"][0][
+            "result"], 30, "the result")
+    store = ClubStore(sqlite_url)
+    with store.engine.begin() as c:
+        c.exec_driver_sql("delete from club_results")
+    store.close()
+    with ServerProcess(sqlite_url, bot_delay=0.0) as server:
+        org.server = server
+        info = org.get(base + "/manage")["rounds_info"][0]["tables"][0]
+        assert info["result"] == first
+        assert info["online"]["table_id"] == out["table_id"] and info["online"]["over"]

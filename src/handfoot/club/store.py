@@ -8,6 +8,9 @@ own whose names begin with ``club_``, created on first use.
 * ``club_results``: every result entered, append-only; a later entry for the same table
   corrects an earlier one, and both are kept.
 * ``club_tie_breaks``: every tie-break, append-only.
+* ``club_sessions``: the organisers logged in through the web pages (the hash of each
+  session's random token, and when it expires).
+* ``club_clocks``: when each round's clock was started, and time called.
 
 >>> s = ClubStore("sqlite://")
 >>> ev = Event.create("Friday", "classic")

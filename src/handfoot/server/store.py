@@ -1,7 +1,9 @@
 """Storage: rule sets, tables, seats and each table's append-only action log.
 
 The game state is never stored: it is rebuilt by replaying a table's actions on
-``Game(rules, seed)``. Works with SQLite (the default) and PostgreSQL.
+``Game(rules, seed)``. Works with SQLite (the default) and PostgreSQL. Beside the
+log: when the monitor called time at a table (``time_calls``; not an action, replayed
+at its point), and which club event's round and table a table plays (``event_tables``).
 
 >>> s = Store("sqlite://")
 >>> t = s.create_table("x", "rules = 1", 7, [{"kind": "human"}])
