@@ -332,7 +332,13 @@ class EventService:
         return {"name": me.name, "rounds": out}
 
     def _online_json(self, tid: str) -> dict[str, Any] | None:
-        table = self.manager.load(tid)
+        try:
+            table = self.manager.load(tid)
+        except Exception:  # a log that no longer replays: shown as such, the rest goes on
+            log.exception("table %s cannot be rebuilt", tid)
+            return {"table_id": tid, "over": False, "hand_number": 0, "totals": [],
+                    "time_called": False, "started": False, "seats": [],
+                    "notice": "This table's game cannot be rebuilt from its log."}
         if table is None:
             return None
         connected = {c.seat for c in table.connections}
@@ -752,6 +758,9 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
             if not event.time_limit_minutes:
                 raise EventApiError("This event has no time limit; call time when it is "
                                     "time.")
+            clock = svc.clock_json(event, rnd)
+            if clock is not None and clock["called"]:
+                raise EventApiError(f"Time was already called for round {rnd}.")
             started = svc.club.start_clock(event.name, rnd)
             svc._schedule(event, rnd, started, dt.datetime.now(dt.UTC).replace(tzinfo=None))
             message = f"The clock of round {rnd} is running."
