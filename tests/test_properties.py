@@ -3,6 +3,8 @@
 - play always ends;
 - every card is always in exactly one place;
 - every action that ``legal_actions()`` offers is accepted, and no two are equal;
+- the legal actions a player is given (answering from a copy of the hand with every
+  card that player cannot see face down) are exactly the hand's own;
 - random illegal actions are refused and leave the state exactly as it was;
 - the record of every such game replays to the same result.
 """
@@ -97,7 +99,11 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
             assert Counter({c: n for c, n in enumerate(census) if n}) == deck
             for offered in rng.sample(legal, min(4, len(legal))):
                 hand.verify(offered)  # every offered action is accepted
+            # The player is given legal actions that answer from a copy of the hand with
+            # every card it cannot see face down; they answer exactly as the hand does.
+            assert list(legal) == hand.legal_actions()
             bad = random_illegal(rng, game)
+            assert (bad in legal) == hand.is_legal(bad)
             if not hand.is_legal(bad):
                 before = snapshot(hand)
                 with pytest.raises(IllegalAction) as refused:

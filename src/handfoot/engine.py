@@ -102,6 +102,11 @@ class CannotGoOut(IllegalAction):
     pass
 
 
+#: what a card the player cannot see is shown as in :meth:`Hand.seat_copy`
+FACE_DOWN: Card = 0
+_NO_RNG = random.Random(0)
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Everything chance decides for a hand, so that a record stands on its own.
@@ -222,6 +227,9 @@ def _plus(used: list[int], cards: Sequence[Card]) -> list[int]:
     for c in cards:
         out[c] += 1
     return out
+
+
+_NO_DEAL = Deal((), 0)
 
 
 def _needs(counts: list[int], held: list[int]) -> str | None:
@@ -1121,8 +1129,39 @@ class Hand:
         return list(self.iter_legal_actions())
 
     def legal(self) -> LegalActions:
-        """The legal actions now, listed only when asked (see :class:`LegalActions`)."""
+        """The legal actions now, listed only when asked (see :class:`LegalActions`).
+        They answer from this very state; a player is given :meth:`actor_legal`."""
         return LegalActions(self)
+
+    def actor_legal(self) -> LegalActions:
+        """The legal actions now, for the player to act: they answer from
+        :meth:`seat_copy`, so nothing reachable from them shows a card that player
+        cannot see."""
+        return LegalActions(self.seat_copy(), self.rules)
+
+    def seat_copy(self) -> Hand:
+        """This hand as the player to act may know it: its own cards, the table, every
+        count, the pile's top card and the whole public history; every other card (the
+        other hands, the feet, the stock, the pile below its top, the deal and the
+        shuffles to come) face down. Whether an action of that player is legal depends
+        on nothing else, so the copy answers exactly as the hand does (tested); it
+        shares the history, so it knows when it has gone stale."""
+        h = Hand.__new__(Hand)
+        h.__dict__.update(self.__dict__)
+        me = self.actor
+        blank = [0] * NUM_CARDS
+        h.hands = [counts if s == me else blank for s, counts in enumerate(self.hands)]
+        h.feet = [None if f is None else [FACE_DOWN] * len(f) for f in self.feet]
+        h.stock = [FACE_DOWN] * len(self.stock)
+        pile = self.pile
+        h.pile = [*([FACE_DOWN] * (len(pile) - 1)), pile[-1]] if pile else []
+        h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
+                     for a, b in self.stacks] if self.phase == Phase.CHOOSE else [])
+        h.deal = _NO_DEAL
+        h.rng = _NO_RNG  # never drawn on: a copy only answers what is legal
+        h._replay_shuffles = []
+        h.shuffles = []
+        return h
 
     def iter_legal_actions(self) -> Iterator[Action]:
         phase = self.phase

@@ -89,7 +89,7 @@ class Game:
     def legal_actions(self) -> LegalActions:
         """The legal actions, a lazy sequence: listed when indexed, measured or iterated;
         ``action in game.legal_actions()`` asks the engine directly."""
-        return LegalActions(None, self.rules) if self.over else self.hand.legal()
+        return LegalActions(None, self.rules) if self.over else self.hand.actor_legal()
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check and carry out an action; when it ends the hand, score it and deal the next."""
