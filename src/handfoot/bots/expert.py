@@ -35,7 +35,9 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.bots.heuristic import decide, obs_from_hand, obs_from_view, rules_of, wishes
+from handfoot.bots.evaluation import squash, value, weights_for
+from handfoot.bots.heuristic import decide, obs_from_hand, obs_from_view, rules_of
+from handfoot.bots.policy import decide_patient, patient_wishes
 from handfoot.cards import NATURAL, NUM_CARDS, RANK, SUIT, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, full_deck
 from handfoot.rules import Rules
@@ -182,14 +184,21 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
         rng=random.Random(rng.getrandbits(32)))
 
 
-def rollout(hand: Hand, turns: int, max_actions: int = 3000) -> None:
-    """The heuristic plays every seat for ``turns`` turns (or to the end of the hand)."""
+def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = None) -> None:
+    """Play every seat for ``turns`` turns (or to the end of the hand): the seats of
+    ``team`` by the expert's own policy (:mod:`handfoot.bots.policy`), the others by
+    the heuristic."""
     ended = 0
+    team_of = hand.team_of
     for _ in range(max_actions):
         if hand.phase == Phase.OVER or ended >= turns:
             return
-        o = obs_from_hand(hand, hand.actor)
-        action = decide(o, hand.is_legal, hand.legal())
+        actor = hand.actor
+        o = obs_from_hand(hand, actor)
+        if team_of[actor] == team:
+            action = decide_patient(o, hand.is_legal, hand.legal())
+        else:
+            action = decide(o, hand.is_legal, hand.legal())
         if isinstance(action, Discard | EndTurn):
             ended += 1
         hand.push(action)
@@ -200,7 +209,15 @@ def evaluate(hand: Hand, team: int, scale: float = 400.0) -> float:
     squashed (winning the hand matters more than by how much), between -1 and 1."""
     scores = [s.total for s in score_hand(hand)]
     lead = scores[team] - max(v for t, v in enumerate(scores) if t != team)
-    return lead / (abs(lead) + scale)
+    return squash(lead, scale)
+
+
+def estimate(hand: Hand, team: int) -> float:
+    """:func:`evaluate` for a hand that is over, the fitted static value
+    (:mod:`handfoot.bots.evaluation`) for one cut short."""
+    if hand.phase == Phase.OVER:
+        return evaluate(hand, team)
+    return value(hand, team, weights_for(hand.rules))
 
 
 class ExpertBot:
@@ -232,11 +249,11 @@ class ExpertBot:
         if view.phase == "ask":
             return [a for a in (YES, NO) if ok(a)]
         if view.phase not in ("draw", "play"):
-            return [decide(o, ok, legal)]
+            return [decide_patient(o, ok, legal)]
         out: list[Action] = []
         kinds: set[tuple[str, int]] = set()
         discards = 0
-        for a in wishes(o, ok):
+        for a in patient_wishes(o, ok):
             if a in out or not ok(a):
                 continue
             if view.phase == "draw":
@@ -268,7 +285,7 @@ class ExpertBot:
         rules = rules_of(view, legal)
         cands = self.candidate_actions(view, legal)
         if not cands:
-            return decide(obs_from_view(view, rules), legal.__contains__, legal)
+            return decide_patient(obs_from_view(view, rules), legal.__contains__, legal)
         if len(cands) == 1:
             return cands[0]
         return self.search(view, rules, cands)
@@ -294,8 +311,8 @@ class ExpertBot:
                     values.append(-10.0)
                     continue
                 h.push(a)
-                rollout(h, self.turns)
-                values.append(evaluate(h, team))
+                rollout(h, self.turns, team=team)
+                values.append(estimate(h, team))
             for i, v in enumerate(values):
                 diffs[i].append(v - values[0])
             if time.perf_counter() > deadline:
