@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
 from operator import le
-from typing import Protocol
+from typing import Protocol, cast
 
 from handfoot.actions import (
     ASK,
@@ -230,6 +230,16 @@ def _plus(used: list[int], cards: Sequence[Card]) -> list[int]:
 
 
 _NO_DEAL = Deal((), 0)
+_NO_CARDS = (0,) * NUM_CARDS
+_FACE_DOWN: dict[int, tuple[Card, ...]] = {}
+
+
+def _face_down(n: int) -> list[Card]:
+    """``n`` face-down cards (a tuple: a copy never changes them)."""
+    cards = _FACE_DOWN.get(n)
+    if cards is None:
+        cards = _FACE_DOWN[n] = (FACE_DOWN,) * n
+    return cast(list[Card], cards)
 
 
 def _needs(counts: list[int], held: list[int]) -> str | None:
@@ -1149,12 +1159,13 @@ class Hand:
         h = Hand.__new__(Hand)
         h.__dict__.update(self.__dict__)
         me = self.actor
-        blank = [0] * NUM_CARDS
+        # A copy is never played on, so its face-down cards can be shared tuples.
+        blank = cast(list[int], _NO_CARDS)
         h.hands = [counts if s == me else blank for s, counts in enumerate(self.hands)]
-        h.feet = [None if f is None else [FACE_DOWN] * len(f) for f in self.feet]
-        h.stock = [FACE_DOWN] * len(self.stock)
+        h.feet = [None if f is None else _face_down(len(f)) for f in self.feet]
+        h.stock = _face_down(len(self.stock))
         pile = self.pile
-        h.pile = [*([FACE_DOWN] * (len(pile) - 1)), pile[-1]] if pile else []
+        h.pile = [*_face_down(len(pile) - 1), pile[-1]] if pile else []
         h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
                      for a, b in self.stacks] if self.phase == Phase.CHOOSE else [])
         h.deal = _NO_DEAL
