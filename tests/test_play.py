@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from handfoot.actions import ASK, Action, AnswerGoOut, parse_action
-from handfoot.bots import BOTS, RandomBot
+from handfoot.bots import BOTS, LEVELS, RandomBot
 from handfoot.cards import card_code, format_card, format_cards, parse_card, sort_cards, sort_key
 from handfoot.cli import main
 from handfoot.engine import IllegalAction
@@ -32,10 +32,6 @@ class AskerBot(RandomBot):
         return ASK if ASK in legal else legal[0]
 
 
-def missing_module(seed: int) -> RandomBot:
-    raise ImportError("no module named handfoot.bots.nothing")
-
-
 def first_view() -> tuple[TerminalGame, View]:
     """The game of ARGS as it stands when the person is first asked to move."""
     t = TerminalGame(preset("texas-good-sam"), 3, "easy", "easy",
@@ -46,17 +42,10 @@ def first_view() -> tuple[TerminalGame, View]:
     return t, seat_view(g, 0)
 
 
-def test_levels_use_the_bots_there_are(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("heuristic", "expert"):
-        monkeypatch.delitem(BOTS, name, raising=False)
-    assert [level_bot(x) for x in ("easy", "medium", "hard")] == ["random"] * 3
-    monkeypatch.setitem(BOTS, "heuristic", RandomBot)
-    assert [level_bot(x) for x in ("easy", "medium", "hard")] == ["random", "heuristic",
-                                                                  "heuristic"]
-    monkeypatch.setitem(BOTS, "expert", missing_module)
-    assert level_bot("hard") == "heuristic"
-    monkeypatch.setitem(BOTS, "expert", RandomBot)
-    assert level_bot("hard") == "expert" and level_bot("random") == "random"
+def test_levels_are_the_bots_levels() -> None:
+    assert [level_bot(x) for x in ("easy", "medium", "hard")] == [
+        LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]] == ["random", "heuristic", "expert"]
+    assert level_bot("random") == "random"
     with pytest.raises(ValueError, match="no level or bot called 'genius'"):
         level_bot("genius")
 

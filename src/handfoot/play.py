@@ -10,7 +10,7 @@ legal ones (a number from that list also works). A refused action shows the engi
 own message. A bot's turn is shown in one line. Each hand ends with the itemised score.
 
 Levels: ``easy`` is the random bot, ``medium`` the heuristic bot and ``hard`` the expert
-bot; while a bot is not there, a level falls back to the next weaker one that is.
+bot (:data:`handfoot.bots.LEVELS`, the same levels as in the browser).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from handfoot.actions import (
     Draw,
     parse_action,
 )
-from handfoot.bots import BOTS, Bot, make_bot
+from handfoot.bots import BOTS, LEVELS, Bot, make_bot
 from handfoot.cards import card_code, format_card, format_cards, sort_cards
 from handfoot.cli import describe, score_table
 from handfoot.engine import IllegalAction, Phase
@@ -37,33 +37,20 @@ from handfoot.game import Game
 from handfoot.rules import Rules
 from handfoot.views import TeamView, View, seat_view
 
-#: the bots a level may be played by, strongest first
-LEVELS: Final = {
-    "easy": ("random",),
-    "medium": ("heuristic", "random"),
-    "hard": ("expert", "heuristic", "random"),
-}
 HELP_LIMIT: Final = 40  #: legal actions listed by ``help`` (``help all``: every one)
 
 
 def level_bot(level: str) -> str:
-    """The bot that plays a level (or a bot named directly), among those registered.
+    """The bot that plays a level (:data:`handfoot.bots.LEVELS`), or a bot named directly.
 
-    >>> level_bot("easy")
-    'random'
+    >>> level_bot("easy"), level_bot("hard"), level_bot("heuristic")
+    ('random', 'expert', 'heuristic')
     """
-    if level in LEVELS:
-        for name in LEVELS[level]:
-            if name in BOTS:
-                try:
-                    make_bot(name, 0)
-                except ImportError:  # registered, but its module is not there (yet)
-                    continue
-                return name
-    if level in BOTS:
-        return level
-    raise ValueError(f"there is no level or bot called {level!r}; the levels are "
-                     f"{', '.join(LEVELS)} and the bots {', '.join(BOTS)}")
+    name = LEVELS.get(level, level)
+    if name not in BOTS:
+        raise ValueError(f"there is no level or bot called {level!r}; the levels are "
+                         f"{', '.join(LEVELS)} and the bots {', '.join(BOTS)}")
+    return name
 
 
 class Quit(Exception):
