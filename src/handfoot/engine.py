@@ -350,6 +350,8 @@ class Hand:
         self.player_views: object = None
         self.player_views_known = -1
         self.team_views: list[tuple[int, object] | None] = [None] * self.teams
+        #: the feet as :meth:`seat_copy` shows them (face down), and which were there
+        self._face_down_feet: tuple[tuple[bool, ...], list[list[Card] | None]] | None = None
 
     # ------------------------------------------------------------- small helpers
     def team_seats(self, team: int) -> list[int]:
@@ -1162,7 +1164,13 @@ class Hand:
         # A copy is never played on, so its face-down cards can be shared tuples.
         blank = cast(list[int], _NO_CARDS)
         h.hands = [counts if s == me else blank for s, counts in enumerate(self.hands)]
-        h.feet = [None if f is None else _face_down(len(f)) for f in self.feet]
+        # A foot's size changes only when it is dealt or picked up (and is then None).
+        key = tuple([f is None for f in self.feet])
+        cached = self._face_down_feet
+        if cached is None or cached[0] != key:
+            cached = self._face_down_feet = (key, cast(list[list[Card] | None], tuple(
+                None if f is None else _face_down(len(f)) for f in self.feet)))
+        h.feet = cached[1]
         h.stock = _face_down(len(self.stock))
         pile = self.pile
         h.pile = [*_face_down(len(pile) - 1), pile[-1]] if pile else []

@@ -122,6 +122,8 @@ class Obs:
 
 _MELD_CACHE: dict[int, tuple[object, MeldInfo]] = {}
 _TEAMS_CACHE: dict[int, tuple[object, Sequence[MeldLike]]] = {}
+#: each team's melds as last read: (its view, the reading)
+_LAST_TEAM: dict[int, list[tuple[MeldView, MeldInfo]]] = {}
 
 
 def _meld_info(m: MeldView) -> MeldInfo:
@@ -162,7 +164,15 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
         if hit is not None and hit[0] is t:
             melds.append(hit[1])
             continue
-        infos = [_meld_info(m) for m in t.melds]
+        # A meld's view, too, is the same object while the meld is unchanged.
+        last = _LAST_TEAM.get(t.team)
+        infos = []
+        for i, m in enumerate(t.melds):
+            if last is not None and i < len(last) and last[i][0] is m:
+                infos.append(last[i][1])
+            else:
+                infos.append(_meld_info(m))
+        _LAST_TEAM[t.team] = list(zip(t.melds, infos, strict=True))
         if len(_TEAMS_CACHE) > 2_000:
             _TEAMS_CACHE.clear()
         _TEAMS_CACHE[id(t)] = (t, infos)
