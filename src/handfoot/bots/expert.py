@@ -1,17 +1,18 @@
 """``expert``: a search player for imperfect information.
 
 At the decisions that matter (draw or take the pile, which card to discard, how to
-answer a partner who asks to go out) the expert takes the heuristic's best few
-candidates and scores each by determinized Monte Carlo: it deals the cards it cannot
-see at random in a way consistent with everything its seat knows (:func:`sample_world`:
-the unseen cards are the full deck minus its own hand, every meld, the red 3s on the
-boards, the pile as the public history shows it, and the cards other players were seen
-taking from the pile, which stay in their hands), builds a :class:`~handfoot.engine.Hand`
-for each such world, plays the candidate and then lets the heuristic play every seat
-for a number of turns, and scores the result (its team's score minus the best other
-team's, with the cards still held counting against their holders). The same worlds
-are used for every candidate, so the comparison is not drowned by the luck of the deal.
-Every other decision (melding, adding) is the heuristic's.
+answer a partner who asks to go out, and the next play against stopping to discard)
+the expert takes the best few candidates of its own policy (:mod:`handfoot.bots.policy`:
+the heuristic with patient wilds) and scores each by determinized Monte Carlo: it deals
+the cards it cannot see at random in a way consistent with everything its seat knows
+(:func:`sample_world`: the unseen cards are the full deck minus its own hand, every
+meld, the red 3s on the boards, the pile as the public history shows it, and the cards
+other players were seen taking from the pile, which stay in their hands), builds a
+:class:`~handfoot.engine.Hand` for each such world, plays the candidate, then lets its
+team play its policy and the other seats the heuristic for a few turns, and scores the
+result: a finished hand by its team's lead, one cut short by a fitted static evaluation
+(:mod:`handfoot.bots.evaluation`). The same worlds are used for every candidate, so the
+comparison is not drowned by the luck of the deal. Every other decision is its policy's.
 
 The budget is a number of worlds per decision (``worlds``) and a time cap per decision
 (``max_seconds``); the search and its sampling are seeded from the bot's seed and the
@@ -221,12 +222,12 @@ def estimate(hand: Hand, team: int) -> float:
 
 
 class ExpertBot:
-    """Determinized Monte Carlo over the heuristic's best candidates (``hard``)."""
+    """Determinized Monte Carlo over its policy's best candidates (``hard``)."""
 
     name = "expert"
     uses_view = True
 
-    def __init__(self, seed: int = 0, worlds: int = 16, turns: int = 1000,
+    def __init__(self, seed: int = 0, worlds: int = 16, turns: int = 8,
                  candidates: int = 3, max_seconds: float = 0.45, margin: float = 1.0,
                  play_search: bool = True) -> None:
         self.seed = seed
@@ -239,9 +240,9 @@ class ExpertBot:
         self.searched = 0  #: decisions that were searched (for the benchmark)
 
     def candidate_actions(self, view: View, legal: Sequence[Action]) -> list[Action]:
-        """The heuristic's best few legal actions here, best first (one: no search).
+        """Its policy's best few legal actions here, best first (one: no search).
         Drawing: each way to take the pile (or the upcard) and drawing. Playing: the
-        heuristic's choice, the next different kind of play, and the best discards
+        policy's choice, the next different kind of play, and the best discards
         (stopping there)."""
         rules = rules_of(view, legal)
         o = obs_from_view(view, rules)
@@ -261,7 +262,7 @@ class ExpertBot:
                     out.append(a)
                 continue
             if not out and not self.play_search and not isinstance(a, Discard):
-                return [a]  # melding and adding: the heuristic's call
+                return [a]  # melding and adding: its policy's call
             if isinstance(a, Discard):
                 if discards < self.candidates - (1 if out and not isinstance(out[0], Discard)
                                                  else 0):
@@ -292,7 +293,7 @@ class ExpertBot:
 
     def search(self, view: View, rules: Rules, cands: list[Action]) -> Action:
         """Score every candidate on the same sampled worlds; move away from the
-        heuristic's first choice only when another is better by a clear margin (the
+        policy's first choice only when another is better by a clear margin (the
         mean paired difference above ``margin`` standard errors)."""
         assert view.seat is not None
         self.searched += 1
