@@ -18,8 +18,8 @@ foot, no stock order, no pile below its top.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, cast
+from dataclasses import asdict, dataclass, fields
+from typing import Any, NamedTuple, cast
 
 from handfoot.actions import Action, action_to_json
 from handfoot.cards import Card, card_code, format_card, sort_cards, sorted_from_counts
@@ -30,8 +30,11 @@ from handfoot.scoring import book_kind
 KIND_NAMES = {RANK_MELD: "rank", SEQUENCE: "sequence", WILD_MELD: "wild"}
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+# The parts of a view are named tuples: immutable (they are shared between views while
+# what they show stays the same) and cheap to make.
+
+
+class PlayerView(NamedTuple):
     seat: int
     team: int
     hand_count: int
@@ -42,7 +45,7 @@ class PlayerView:
 
 
 @dataclass(frozen=True, slots=True)
-class MeldView:
+class MeldView:  # a dataclass: a named tuple may not have a field called "index"
     index: int
     kind: str  #: "rank", "sequence" or "wild"
     label: str  #: "Queens", "♥ sequence", "wild cards"
@@ -54,8 +57,7 @@ class MeldView:
     needs: int  #: cards still needed to complete the book
 
 
-@dataclass(frozen=True, slots=True)
-class TeamView:
+class TeamView(NamedTuple):
     team: int
     seats: tuple[int, ...]
     opened: bool
@@ -101,16 +103,17 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON, cards in the record notation (``QH``, ``JK``)."""
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["hand"] = [card_code(c) for c in self.hand]
+        data["players"] = tuple({**p._asdict(), "known": [card_code(c) for c in p.known]}
+                                for p in self.players)
+        data["teams"] = tuple(
+            {**t._asdict(), "red_threes": [card_code(c) for c in t.red_threes],
+             "melds": tuple({**asdict(m), "cards": [card_code(c) for c in m.cards]}
+                            for m in t.melds)}
+            for t in self.teams)
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
         data["stack_tops"] = [[card_code(a), card_code(b)] for a, b in self.stack_tops]
-        for p in data["players"]:
-            p["known"] = [card_code(c) for c in p["known"]]
-        for t in data["teams"]:
-            t["red_threes"] = [card_code(c) for c in t["red_threes"]]
-            for m in t["melds"]:
-                m["cards"] = [card_code(c) for c in m["cards"]]
         data["history"] = [{"seat": s, **action_to_json(a)} for s, a in self.history]
         return data
 
@@ -161,7 +164,9 @@ def _player_views(hand: Hand) -> tuple[PlayerView, ...]:
                     or view.foot_turns != foot_turns[s]):
                 if out is None:
                     out = list(last)
-                out[s] = _player_view(hand, s)
+                # No card seen going into a hand changed: the seen cards stay.
+                out[s] = PlayerView(s, view.team, hand_len[s], hand.foot_size(s), in_foot[s],
+                                    foot_turns[s], view.known)
         if out is None:
             return last
         players = tuple(out)

@@ -477,7 +477,8 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     melds = o.melds[team]
     wilds = wilds_of(hand)
     # 1. Naturals onto the team's melds of their rank (open ones first, then books).
-    order = sorted(range(len(melds)), key=lambda i: melds[i].size >= size)
+    order = [i for i, m in enumerate(melds) if m.size < size]
+    order += [i for i, m in enumerate(melds) if m.size >= size]
     for i in order:
         m = melds[i]
         if m.kind == RANK_MELD:
@@ -639,8 +640,34 @@ def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
 def discard_options(o: Obs) -> Iterator[Action]:
     """Every card held, the most willingly thrown first (ties: the lower card)."""
     hand = o.hand
-    ranks = _rank_penalties(o)
-    scores = {c: discard_score(o, c, ranks) for c in range(NUM_CARDS) if hand[c]}
+    rules = o.rules
+    own, danger = _rank_penalties(o)
+    known = o.known_next
+    value = rules.card_value
+    scores: dict[int, float] = {}
+    # discard_score for every card held, in the order of the cards (ties keep it), its
+    # rank's part worked out once per rank (all the terms are whole or half numbers, so
+    # the sums are exact in any order).
+    for c in range(4):
+        if hand[c]:
+            scores[c] = -1000.0 - value[c]
+    for c in range(4, 8):
+        if hand[c]:
+            scores[c] = 2000.0 - rules.held_value[c]
+    for rank in range(4, 15):
+        base = (rank - 2) * 4
+        have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+        if not have:
+            continue
+        part = -120.0 * (have - 1) - (own.get(rank, 0.0) + danger.get(rank, 0.0))
+        k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
+        if k:
+            part -= 200.0 if k >= 2 else 70.0 * k
+        for c in range(base, base + 4):
+            if hand[c]:
+                scores[c] = 0.5 * value[c] + part
+    if hand[JOKER]:
+        scores[JOKER] = -1000.0 - value[JOKER]
     if not scores:
         return
     best = max(scores, key=scores.__getitem__)  # the first of the best, as sorting gives
