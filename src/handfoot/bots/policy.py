@@ -1,4 +1,5 @@
-"""The expert's own fast policy: the heuristic's wishes with patient wilds.
+"""The expert's own fast policy: the heuristic's wishes with patient wilds, safer
+discards and earlier requests to go out.
 
 The heuristic puts wilds on unfinished melds as soon as it holds two or its team
 still needs dirty books (in most rule sets: from the first turn). Measured against the
@@ -9,6 +10,14 @@ and breaks even in classic and samba: a wild on a meld of four does nothing a wi
 kept in hand cannot do later, and a wild kept can finish whichever meld gets close
 first. Pairs laid with a wild are kept (dropping them lost clearly everywhere).
 
+Two more changes, measured the same way: the heuristic keeps from discarding ranks of
+which the next player's team has an unfinished meld, but where the pile can only be
+taken with a natural pair from hand (every preset but samba) that meld does not help
+them take it; this policy ignores it there. And where a partner must agree to going
+out, it asks with up to four cards left instead of two. All three together, on fresh
+deals (300 duplicate deals, seed 20000 on): 63.5% texas-good-sam, 58.5% classic,
+61.2% six-deck, 65.5% alabama-samboree, 49.3% samba.
+
 This policy is the expert's default choice where it does not search, its source of
 candidates where it does, and the way its own team plays in its rollouts.
 """
@@ -17,10 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from handfoot.actions import Action, AddToMeld
-from handfoot.bots.heuristic import Obs, Ok, fallback, wishes
-from handfoot.cards import WILD
+from handfoot.actions import ASK, END_TURN, Action, AddToMeld, AskToGoOut, Discard
+from handfoot.bots.heuristic import Obs, Ok, discard_score, fallback, wishes
+from handfoot.cards import NUM_CARDS, WILD
 from handfoot.engine import RANK_MELD
+
+#: where a player in the foot with this many cards or fewer asks to go out (the
+#: heuristic: two)
+ASK_AT = 4
 
 
 def patient(o: Obs, action: Action) -> bool:
@@ -37,10 +50,50 @@ def patient(o: Obs, action: Action) -> bool:
     return m.kind != RANK_MELD or m.size + len(action.cards) >= o.rules.meld.book_size
 
 
+def own_penalties(o: Obs) -> dict[int, float]:
+    """Per rank, what discarding it costs because of the team's own melds (as the
+    heuristic: 250 for an unfinished meld, 60 for a book)."""
+    size = o.rules.meld.book_size
+    own: dict[int, float] = {}
+    for m in o.melds[o.team]:
+        if m.kind == RANK_MELD:
+            own[m.rank] = own.get(m.rank, 0.0) + (250.0 if m.size < size else 60.0)
+    return own
+
+
+def discards(o: Obs) -> list[Action]:
+    """Every card held as a discard, best first: the heuristic's order, except that the
+    next player's team's unfinished melds count only where the pile may be taken with
+    a meld on the board (elsewhere a pair in hand is needed, which the cards the next
+    player was seen taking already tell)."""
+    if "meld-on-board" in o.rules.pile.show:
+        def score(c: int) -> float:
+            return discard_score(o, c)
+    else:
+        ranks: tuple[dict[int, float], dict[int, float]] = (own_penalties(o), {})
+
+        def score(c: int) -> float:
+            return discard_score(o, c, ranks)
+    cards = [c for c in range(NUM_CARDS) if o.hand[c]]
+    cards.sort(key=lambda c: -score(c))
+    return [Discard(c) for c in cards]
+
+
 def patient_wishes(o: Obs, ok: Ok) -> Iterator[Action]:
-    """The heuristic's wishes, best first, without the impatient wilds."""
+    """The heuristic's wishes, best first, without the impatient wilds; where a partner
+    must agree, it asks to go out with up to :data:`ASK_AT` cards left (before ending the
+    turn or discarding); its discards in the order of :func:`discards`."""
+    early_ask = (o.phase == "play" and o.rules.going_out.permission and o.in_foot
+                 and o.permission is None and 2 < o.hand_len <= ASK_AT)
     for a in wishes(o, ok):
-        if patient(o, a):
+        if isinstance(a, Discard | AskToGoOut) or a == END_TURN:
+            if early_ask:
+                yield ASK
+            if isinstance(a, Discard):
+                yield from discards(o)
+                return
+            yield a
+        elif patient(o, a):
             yield a
 
 
