@@ -12,6 +12,7 @@ applies an action already known to be legal (the fast path for simulations).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -56,7 +57,7 @@ from handfoot.cards import (
     is_red_three,
     is_three,
 )
-from handfoot.rules import Rules
+from handfoot.rules import GoingOut, Rules
 
 RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
 TWOS = (0, 1, 2, 3)
@@ -250,6 +251,24 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
     if not missing:
         return None
     return format_cards(missing)
+
+
+@functools.lru_cache(maxsize=4096)
+def _books_missing(go: GoingOut, clean: int, dirty: int, wild: int, seq: int) -> str | None:
+    """What a team with these complete books still needs to go out, in words, or None."""
+    need = []
+    spare_clean = clean - go.clean_books
+    if spare_clean < 0:
+        need.append(f"{-spare_clean} more clean book{'s' if spare_clean < -1 else ''}")
+    dirty_have = dirty + (max(spare_clean, 0) if go.clean_counts_as_dirty else 0)
+    if dirty_have < go.dirty_books:
+        k = go.dirty_books - dirty_have
+        need.append(f"{k} more dirty book{'s' if k > 1 else ''}")
+    if wild < go.wild_books:
+        need.append(f"{go.wild_books - wild} more wild-card book")
+    if seq < go.sequence_books:
+        need.append(f"{go.sequence_books - seq} more sequence book")
+    return " and ".join(need) if need else None
 
 
 class Hand:
@@ -463,21 +482,7 @@ class Hand:
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
-        go = self.rules.going_out
-        clean, dirty, wild, seq = self.books(team)
-        need = []
-        spare_clean = clean - go.clean_books
-        if spare_clean < 0:
-            need.append(f"{-spare_clean} more clean book{'s' if spare_clean < -1 else ''}")
-        dirty_have = dirty + (max(spare_clean, 0) if go.clean_counts_as_dirty else 0)
-        if dirty_have < go.dirty_books:
-            k = go.dirty_books - dirty_have
-            need.append(f"{k} more dirty book{'s' if k > 1 else ''}")
-        if wild < go.wild_books:
-            need.append(f"{go.wild_books - wild} more wild-card book")
-        if seq < go.sequence_books:
-            need.append(f"{go.sequence_books - seq} more sequence book")
-        return " and ".join(need) if need else None
+        return _books_missing(self.rules.going_out, *self.books(team))
 
     def partners_missing(self, seat: int) -> str | None:
         """What the partners must still do before this player may go out, or None."""

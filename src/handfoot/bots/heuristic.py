@@ -120,26 +120,18 @@ class Obs:
     stack_tops: tuple[tuple[Card, Card], ...]
 
 
-_MELD_CACHE: dict[int, tuple[object, MeldInfo]] = {}
 _TEAMS_CACHE: dict[int, tuple[object, Sequence[MeldLike]]] = {}
 #: each team's melds as last read: (its view, the reading)
-_LAST_TEAM: dict[int, list[tuple[MeldView, MeldInfo]]] = {}
+_LAST_TEAM: dict[int, tuple[Sequence[MeldView], list[MeldInfo]]] = {}
 
 
 def _meld_info(m: MeldView) -> MeldInfo:
-    hit = _MELD_CACHE.get(id(m))
-    if hit is not None and hit[0] is m:
-        return hit[1]
     kind = _KINDS[m.kind]
     nats = [c for c in m.cards if NATURAL[c]]
     rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
     suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
     ranks = [RANK[c] for c in m.cards]
-    info = MeldInfo(kind, rank, suit, len(m.cards), m.naturals, m.wilds, min(ranks), max(ranks))
-    if len(_MELD_CACHE) > 20_000:
-        _MELD_CACHE.clear()
-    _MELD_CACHE[id(m)] = (m, info)
-    return info
+    return MeldInfo(kind, rank, suit, len(m.cards), m.naturals, m.wilds, min(ranks), max(ranks))
 
 
 def obs_from_view(view: View, rules: Rules) -> Obs:
@@ -165,14 +157,16 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
             melds.append(hit[1])
             continue
         # A meld's view, too, is the same object while the meld is unchanged.
+        views = t.melds
         last = _LAST_TEAM.get(t.team)
-        infos = []
-        for i, m in enumerate(t.melds):
-            if last is not None and i < len(last) and last[i][0] is m:
-                infos.append(last[i][1])
-            else:
-                infos.append(_meld_info(m))
-        _LAST_TEAM[t.team] = list(zip(t.melds, infos, strict=True))
+        if last is None:
+            infos = [_meld_info(m) for m in views]
+        else:
+            last_views, last_infos = last
+            k = len(last_views)
+            infos = [last_infos[i] if i < k and last_views[i] is m else _meld_info(m)
+                     for i, m in enumerate(views)]
+        _LAST_TEAM[t.team] = (views, infos)
         if len(_TEAMS_CACHE) > 2_000:
             _TEAMS_CACHE.clear()
         _TEAMS_CACHE[id(t)] = (t, infos)
