@@ -23,7 +23,7 @@ from handfoot.club.store import ClubStore
 from handfoot.records import replay
 from handfoot.server.events import cookie_name
 from handfoot.server.testing import ServerProcess
-from server_fixtures import sqlite_url  # noqa: F401
+from server_fixtures import db_url, sqlite_url  # noqa: F401
 
 PASSWORD = "game monitor"
 
@@ -416,10 +416,10 @@ def test_calling_time_for_a_round(sqlite_url: str, when: str) -> None:  # noqa: 
             "message"]
 
 
-def test_time_called_survives_a_restart(sqlite_url: str) -> None:  # noqa: F811
+def test_time_called_survives_a_restart(db_url: str) -> None:  # noqa: F811
     """Calling time is kept beside the log: after kill -9 the game is rebuilt with time
-    called at the same point."""
-    server = ServerProcess(sqlite_url, bot_delay=0.2).start()
+    called at the same point (in SQLite and in PostgreSQL)."""
+    server = ServerProcess(db_url, bot_delay=0.2).start()
     try:
         org = Http(server)
         org.post("/api/rule-sets/check", {"base": "six-deck", "name": "six, finish",
@@ -435,7 +435,7 @@ def test_time_called_survives_a_restart(sqlite_url: str) -> None:  # noqa: F811
         assert "at 1 table(s)" in org.post(base + "/clock", {"round": 1, "do": "call"})[
             "message"]
         server.kill()
-        server = ServerProcess(sqlite_url, bot_delay=0.0, port=server.port).start()
+        server = ServerProcess(db_url, bot_delay=0.0, port=server.port).start()
         org.server = server
         wait_for(lambda: org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"],
                  60, "the result after the restart")
@@ -448,10 +448,10 @@ def test_time_called_survives_a_restart(sqlite_url: str) -> None:  # noqa: F811
         server.stop()
 
 
-def test_a_result_missed_by_a_crash_comes_in_on_restart(sqlite_url: str) -> None:  # noqa: F811
+def test_a_result_missed_by_a_crash_comes_in_on_restart(db_url: str) -> None:  # noqa: F811
     """A game that ended without its result reaching the event (the server stopped in
-    between) is collected when the server starts again."""
-    with ServerProcess(sqlite_url, bot_delay=0.0) as server:
+    between) is collected when the server starts again (in SQLite and in PostgreSQL)."""
+    with ServerProcess(db_url, bot_delay=0.0) as server:
         org = Http(server)
         key = create_event(org, "Crash night", "texas-good-sam", players=4)
         base = f"/api/events/{key}"
@@ -460,11 +460,11 @@ def test_a_result_missed_by_a_crash_comes_in_on_restart(sqlite_url: str) -> None
                                           "level": "heuristic"})
         first = wait_for(lambda: org.get(base + "/manage")["rounds_info"][0]["tables"][0][
             "result"], 30, "the result")
-    store = ClubStore(sqlite_url)
+    store = ClubStore(db_url)
     with store.engine.begin() as c:
         c.exec_driver_sql("delete from club_results")
     store.close()
-    with ServerProcess(sqlite_url, bot_delay=0.0) as server:
+    with ServerProcess(db_url, bot_delay=0.0) as server:
         org.server = server
         info = org.get(base + "/manage")["rounds_info"][0]["tables"][0]
         assert info["result"] == first
