@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple, cast
 
 from handfoot.actions import Action, action_to_json
-from handfoot.cards import Card, card_code, format_card, sort_cards, sorted_from_counts
+from handfoot.cards import NUM_CARDS, Card, card_code, format_card, sort_cards, sorted_from_counts
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
 from handfoot.game import Game
 from handfoot.scoring import book_kind
@@ -84,7 +84,9 @@ class View:
     phase: str  #: "choose", "draw", "play", "ask", "over"
     turn: int  #: whose turn it is
     actor: int  #: who must act now (the partner, when asked to go out)
-    hand: tuple[Card, ...]  #: this seat's cards, sorted by rank (its foot once picked up)
+    #: this seat's cards (its foot once picked up) as how many of each card it holds,
+    #: indexed by card (see :attr:`hand` for the cards sorted by rank)
+    hand_counts: tuple[int, ...]
     players: tuple[PlayerView, ...]
     teams: tuple[TeamView, ...]
     pile_top: Card | None
@@ -101,10 +103,19 @@ class View:
     game_over: bool
     winners: tuple[int, ...]
 
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's cards, sorted by rank (none for a spectator)."""
+        return tuple(sorted_from_counts(self.hand_counts))
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON, cards in the record notation (``QH``, ``JK``)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["hand"] = [card_code(c) for c in self.hand]
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "hand_counts":
+                data["hand"] = [card_code(c) for c in self.hand]
+            else:
+                data[f.name] = getattr(self, f.name)
         data["players"] = tuple({**p._asdict(), "known": [card_code(c) for c in p.known]}
                                 for p in self.players)
         data["teams"] = tuple(
@@ -144,6 +155,9 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
         m.view = (len(m.cards), i, view)
         out.append(view)
     return tuple(out)
+
+
+_NO_CARDS = (0,) * NUM_CARDS
 
 
 def _player_views(hand: Hand) -> tuple[PlayerView, ...]:
@@ -205,9 +219,7 @@ def _view(game: Game, seat: int | None) -> View:
     rules = game.rules
     phase = hand.phase
     teams = tuple([_team_view(hand, t) for t in range(hand.teams)])
-    own: tuple[Card, ...] = ()
-    if seat is not None:
-        own = tuple(sorted_from_counts(hand.hands[seat]))
+    own = _NO_CARDS if seat is None else tuple(hand.hands[seat])
     tops: tuple[tuple[Card, Card], ...] = ()
     if phase == Phase.CHOOSE:
         tops = tuple((a[0], b[0]) for a, b in hand.stacks)

@@ -142,10 +142,8 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     n = len(view.players)
     o.rules, o.seat, o.team = rules, seat, view.players[seat].team
     o.phase, o.turn = view.phase, view.turn
-    hand = [0] * NUM_CARDS
-    for c in view.hand:
-        hand[c] += 1
-    o.hand, o.hand_len = hand, len(view.hand)
+    hand = list(view.hand_counts)
+    o.hand, o.hand_len = hand, sum(hand)
     me = view.players[seat]
     o.in_foot, o.foot_left = me.in_foot, me.foot_count
     o.opened = [t.opened for t in view.teams]
