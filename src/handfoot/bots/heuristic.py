@@ -127,11 +127,15 @@ _LAST_TEAM: dict[int, tuple[Sequence[MeldView], list[MeldInfo]]] = {}
 
 def _meld_info(m: MeldView) -> MeldInfo:
     kind = _KINDS[m.kind]
-    nats = [c for c in m.cards if NATURAL[c]]
-    rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
-    suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
-    ranks = [RANK[c] for c in m.cards]
-    return MeldInfo(kind, rank, suit, len(m.cards), m.naturals, m.wilds, min(ranks), max(ranks))
+    cards = m.cards  # sorted by rank, wild cards last
+    first = cards[0]
+    if kind == SEQUENCE:
+        ranks = [RANK[c] for c in cards]
+        return MeldInfo(kind, 0, SUIT[first], len(cards), m.naturals, m.wilds, min(ranks),
+                        max(ranks))
+    # The lowest and highest ranks matter only for sequences.
+    rank = RANK[first] if kind == RANK_MELD and NATURAL[first] else 0
+    return MeldInfo(kind, rank, -1, len(cards), m.naturals, m.wilds, 0, 0)
 
 
 def obs_from_view(view: View, rules: Rules) -> Obs:
