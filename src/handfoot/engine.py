@@ -369,8 +369,8 @@ class Hand:
         self.player_views: object = None
         self.player_views_known = -1
         self.team_views: list[tuple[int, object] | None] = [None] * self.teams
-        #: the feet as :meth:`seat_copy` shows them (face down), and which were there
-        self._face_down_feet: tuple[tuple[bool, ...], list[list[Card] | None]] | None = None
+        #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
+        self._face_down_feet: list[list[Card] | None] | None = None
 
     # ------------------------------------------------------------- small helpers
     def team_seats(self, team: int) -> list[int]:
@@ -411,6 +411,7 @@ class Hand:
             counts[c] += 1
         self.hand_len[seat] = len(hand)
         self.feet[seat] = list(foot)
+        self._face_down_feet = None
         if self.rules.deal.choose_hand == "seeing-tops":
             # Both top cards were face up for the whole table to see.
             self.known[seat][hand[0]] += 1
@@ -1101,6 +1102,7 @@ class Hand:
             self.known_version += 1
             self.foot_known[seat] = None
         self.feet[seat] = None
+        self._face_down_feet = None
         self.in_foot[seat] = True
         if self.rules.threes.red == "board":
             self._lay_red_threes(seat)
@@ -1163,28 +1165,25 @@ class Hand:
         shuffles to come) face down. Whether an action of that player is legal depends
         on nothing else, so the copy answers exactly as the hand does (tested); it
         shares the history, so it knows when it has gone stale."""
-        h = Hand.__new__(Hand)
-        h.__dict__.update(self.__dict__)
         me = self.actor
         # A copy is never played on, so its face-down cards can be shared tuples.
         blank = cast(list[int], _NO_CARDS)
-        h.hands = [counts if s == me else blank for s, counts in enumerate(self.hands)]
-        # A foot's size changes only when it is dealt or picked up (and is then None).
-        key = tuple([f is None for f in self.feet])
-        cached = self._face_down_feet
-        if cached is None or cached[0] != key:
-            cached = self._face_down_feet = (key, cast(list[list[Card] | None], tuple(
-                None if f is None else _face_down(len(f)) for f in self.feet)))
-        h.feet = cached[1]
-        h.stock = _face_down(len(self.stock))
+        feet = self._face_down_feet
+        if feet is None:  # made again only when a foot is dealt or picked up
+            feet = self._face_down_feet = cast(list[list[Card] | None], tuple(
+                None if f is None else _face_down(len(f)) for f in self.feet))
         pile = self.pile
-        h.pile = [*_face_down(len(pile) - 1), pile[-1]] if pile else []
-        h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
-                     for a, b in self.stacks] if self.phase == Phase.CHOOSE else [])
-        h.deal = _NO_DEAL
-        h.rng = _NO_RNG  # never drawn on: a copy only answers what is legal
-        h._replay_shuffles = []
-        h.shuffles = []
+        d = self.__dict__.copy()
+        d.update(
+            hands=[counts if s == me else blank for s, counts in enumerate(self.hands)],
+            feet=feet, stock=_face_down(len(self.stock)),
+            pile=[*_face_down(len(pile) - 1), pile[-1]] if pile else [],
+            stacks=([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
+                     for a, b in self.stacks] if self.phase == Phase.CHOOSE else []),
+            deal=_NO_DEAL, rng=_NO_RNG,  # never drawn on: a copy only answers what is legal
+            _replay_shuffles=[], shuffles=[])
+        h = Hand.__new__(Hand)
+        h.__dict__ = d
         return h
 
     def iter_legal_actions(self) -> Iterator[Action]:
