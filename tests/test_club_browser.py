@@ -126,6 +126,31 @@ def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerPro
     expect(page.locator("#org-message")).to_contain_text("result saved")
     expect(page.locator("#tstatus-1")).to_contain_text("Team 1 715, Team 2 -480")
 
+    # a slip found later: the sheets open as entered; one figure changed and saved
+    card = page.locator(".tablecard").nth(0)
+    card.get_by_role("button", name="Correct the score sheets").click()
+    expect(page.locator("#paper-correcting")).to_be_visible()
+    expect(page.locator("#paper-title")).to_contain_text("correct the score sheets")
+    hand = page.locator(".hand-entry").nth(0)
+    team1 = hand.locator(".team-entry").nth(0)
+    team2 = hand.locator(".team-entry").nth(1)
+    expect(team1.locator(".melds")).to_have_value("KH KD KS KC KH KD KS\nAH AD AC")
+    expect(team1.locator(".hand").nth(1)).to_have_value("8H 4C")
+    expect(team2.locator(".melds")).to_have_value("QH QD QS")
+    expect(team2.locator(".hand").nth(0)).to_have_value("9S 3H")
+    expect(team1.locator(".exact_deals")).to_have_value("1")
+    team1.locator(".exact_deals").fill("0")  # nobody dealt exactly: 100 less
+    shot(page, "3b-correcting")
+    page.click("#paper-save")
+    expect(page.locator("#org-message")).to_contain_text("result saved")
+    expect(page.locator("#tstatus-1")).to_contain_text("Team 1 615, Team 2 -480")
+    # the standings follow: team 1's partnership has 615 points now
+    first, second = card.locator(":scope > div").nth(0).inner_text().split(": ", 1)[1] \
+        .split(" & ")
+    row = page.locator("#org-standings table.standings").nth(0).locator(
+        "tr", has_text=first).filter(has_text=second)
+    expect(row).to_contain_text("615")
+
     # table 2 plays online, every seat a computer player; its result comes in by itself
     card = page.locator(".tablecard").nth(1)
     card.locator("summary").click()
@@ -201,3 +226,55 @@ def test_a_player_at_an_online_event_table_hears_the_clock(browser: Browser,
     shot(page, "6-player-time-called")
     result = org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"]
     assert result["time_called"] and result["source"] == "online"
+
+
+def test_breaking_a_tie_for_first_place_in_a_browser(browser: Browser,
+                                                     server: ServerProcess) -> None:
+    """Two tables with the same sheets: first place is tied. The organiser's page shows
+    the tie-break the rules ask for (the Samboree's play-off, or a high-card draw if time
+    dictates), and the standings show who won it."""
+    from test_club_web import PASSWORD, Http, form_hand, tied_event
+    org = Http(server)
+    key = tied_event(org, "Tied at the Pines", "playoff-hand")
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server.base + f"/events/{key}/organiser")
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#org-name")).to_have_text("Tied at the Pines")
+    assert page.locator("#tie-panel").is_hidden()  # table 2 has no result yet
+    hand = form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])
+    org.post(f"/api/events/{key}/paper", {"round": 1, "table": 2, "hands": [hand],
+                                          "save": True})
+    expect(page.locator("#tie-panel")).to_be_visible(timeout=10_000)  # the page refreshes
+    ties = page.locator("#tie-body .tie")
+    expect(ties).to_have_count(3)  # teams, players, chapters
+    team_tie = ties.filter(has_text="among the teams")
+    names = team_tie.locator(".tie-winner option").all_inner_texts()[1:]
+    assert len(names) == 2
+    team_tie.get_by_role("button", name="Enter the winner").click()
+    expect(page.locator("#tie-error")).to_contain_text("Choose the winner")
+    shot(page, "7-tie")
+    team_tie.locator(".tie-winner").select_option(names[1])
+    team_tie.get_by_role("button", name="Enter the winner").click()
+    expect(page.locator("#org-message")).to_contain_text(f"{names[1]} takes first place")
+    expect(ties).to_have_count(2)
+    standing = page.locator("#org-standings")
+    expect(standing).to_contain_text(f"{names[1]}, who won the tie-break (a play-off)")
+    # the players' tie: a high-card draw "if time dictates"
+    player_tie = ties.filter(has_text="among the players")
+    player_tie.locator("summary").click()
+    player_tie.locator(".tie-seed").fill("4127")
+    player_tie.get_by_role("button", name="Draw high cards").click()
+    expect(standing).to_contain_text("a high-card draw, seed 4127")
+    expect(standing).to_contain_text("draw 1:")
+    expect(ties).to_have_count(1)
+    shot(page, "8-tie-broken")
+    # the players' page shows it too
+    public = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    public.goto(server.base + f"/events/{key}")
+    expect(public.locator("#pub-standings")).to_contain_text(
+        f"{names[1]}, who won the tie-break (a play-off)")
+    assert not errors, errors

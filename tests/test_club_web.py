@@ -6,6 +6,7 @@ for a round."""
 
 from __future__ import annotations
 
+import html
 import json
 import time
 import urllib.error
@@ -16,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from handfoot.club.event import Event
+from handfoot.club.event import Event, TableResult
 from handfoot.club.results import result_from_record, result_from_sheets
-from handfoot.club.standings import standings
+from handfoot.club.standings import high_card_draw, standings
 from handfoot.club.store import ClubStore
 from handfoot.records import replay
 from handfoot.server.events import cookie_name
@@ -117,7 +118,9 @@ def test_organiser_actions_need_the_password(server: ServerProcess) -> None:
                                ("POST", "/draw", {"round": 1, "seed": 1}),
                                ("POST", "/online", {"round": 1, "table": 1}),
                                ("POST", "/paper", {"round": 1, "table": 1, "hands": []}),
-                               ("POST", "/clock", {"round": 1, "do": "call"})]:
+                               ("POST", "/clock", {"round": 1, "do": "call"}),
+                               ("GET", "/paper?round=1&table=1", None),
+                               ("POST", "/tiebreak", {"kind": "team", "seed": 1})]:
         status, data, _ = anyone.request(method, base + path, body)
         assert status == 401 and "password" in data["error"], (path, status, data)
     for page in ["/print/results", "/print/assignments/1", "/print/score-sheets/1",
@@ -352,6 +355,212 @@ def test_a_paper_table_scored_by_the_scorekeeper(server: ServerProcess,
     public = Http(server).get(base)
     assert public["drawn"] == [{"round": 1, "tables": 2, "results": 1}]
     assert {x["points"] for x in public["standings"]["teams"]} >= set(saved["totals"])
+
+
+def test_correcting_a_paper_tables_sheets(server: ServerProcess,
+                                          sqlite_url: str) -> None:  # noqa: F811
+    """"Correct the score sheets" opens the sheets entered before, in the form's shape;
+    the organiser changes one figure and saves; the corrected result replaces the
+    earlier one and both are kept."""
+    org = Http(server)
+    key = create_event(org, "Correction night", "alabama-samboree", players=8)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 3})
+    hands = [form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"]),
+             form_hand(None, ["7H 7D 7S 7C 2C 7H 7D", "JH JD JS JC JH JD JS\n5H 5D 5S"],
+                       ["", "KS"])]
+    first = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands,
+                                       "time_called": True, "save": True})
+    # the sheets come back as they were typed, every field of the form filled in
+    got = org.get(base + "/paper?round=1&table=1")
+    assert got["time_called"] is True and got["totals"] == first["totals"]
+    assert len(got["hands"]) == 2
+    for sent, back in zip(hands, got["hands"], strict=True):
+        assert back["went_out"] is None
+        for t_sent, t_back in zip(sent["teams"], back["teams"], strict=True):
+            assert t_back["melds"] == t_sent["melds"]
+            assert t_back["players"] == t_sent["players"]
+            for field in ("exact_deals", "short_openings", "penalties", "red_threes"):
+                assert t_back[field] == t_sent.get(field, 0), field
+    # sent back unchanged, the same totals
+    same = org.post(base + "/paper", {"round": 1, "table": 1, "hands": got["hands"],
+                                      "time_called": got["time_called"]})
+    assert same["totals"] == first["totals"] and same["hands"] == first["hands"]
+    # one figure corrected (team 2's other penalties in hand 2: 20 -> 120) and saved
+    fixed = json.loads(json.dumps(got["hands"]))
+    fixed[1]["teams"][1]["penalties"] = 120
+    saved = org.post(base + "/paper", {"round": 1, "table": 1, "hands": fixed,
+                                       "time_called": True, "save": True})
+    assert saved["totals"] == [first["totals"][0], first["totals"][1] - 100]
+    table = org.get(base + "/manage")["rounds_info"][0]["tables"][0]
+    assert table["result"]["totals"] == saved["totals"]
+    assert org.get(base + "/paper?round=1&table=1")["hands"][1]["teams"][1]["penalties"] == 120
+    team2 = " & ".join(table["teams"][1]["players"])
+    points = {x["name"]: x["points"] for x in org.get(base)["standings"]["teams"]}
+    assert points[team2] == saved["totals"][1]
+    store = ClubStore(sqlite_url)
+    try:
+        event = store.load("Correction night")
+        kept = [r for r in event.results if (r.round, r.table) == (1, 1)]
+        assert [list(r.totals) for r in kept] == [first["totals"], saved["totals"]]
+
+        # sheets entered with `handfoot event result --sheet`: melds and cards as lists,
+        # players in another order; the form shows them under the right names
+        t2 = event.draws[1].table(2)
+        names = [[event.name_of(m) for m in t2.team_members(k)] for k in range(2)]
+        sheet = {"hand": 1, "teams": [
+            {"melds": [["KH", "KD", "KS", "KC", "KH", "KD", "KS"], "AH AD AC"],
+             "exact_deals": 1, "players": [{"name": names[0][1], "hand": ["8H", "4C"]}]},
+            {"melds": ["QH QD QS"], "players": [{"name": names[1][1], "foot": "5C 6C"},
+                                               {"name": names[1][0], "hand": "9S"}]}]}
+        store.add_result(event, result_from_sheets(event, 1, 2, [sheet], True))
+    finally:
+        store.close()
+    got = org.get(base + "/paper?round=1&table=2")
+    assert got["hands"][0]["went_out"] is None
+    team1, team2_ = got["hands"][0]["teams"]
+    assert team1["melds"] == "KH KD KS KC KH KD KS\nAH AD AC" and team1["exact_deals"] == 1
+    assert team1["players"] == [{"hand": "", "foot": ""}, {"hand": "8H 4C", "foot": ""}]
+    assert team2_["players"] == [{"hand": "9S", "foot": ""}, {"hand": "", "foot": "5C 6C"}]
+    again = org.post(base + "/paper", {"round": 1, "table": 2, "hands": got["hands"],
+                                       "time_called": True})
+    assert again["totals"] == org.get(base + "/manage")["rounds_info"][0]["tables"][1][
+        "result"]["totals"]
+    # refusals: not logged in, no result, a round not drawn
+    status, data, _ = Http(server).request("GET", base + "/paper?round=1&table=1")
+    assert status == 401
+    status, data, _ = org.request("GET", base + "/paper?round=2&table=1")
+    assert status == 400 and "not been drawn" in data["error"]
+    status, data, _ = org.request("GET", base + "/paper?round=1")
+    assert status == 400 and "The table must be a whole number" in data["error"]
+
+
+def test_paper_correction_of_old_and_online_results(server: ServerProcess,
+                                                    sqlite_url: str) -> None:  # noqa: F811
+    org = Http(server)
+    key = create_event(org, "Old night", "texas-good-sam", players=8)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 4})
+    status, data, _ = org.request("GET", base + "/paper?round=1&table=1")
+    assert status == 400 and "no result yet" in data["error"]
+    store = ClubStore(sqlite_url)
+    try:
+        event = store.load("Old night")
+        store.add_result(event, TableResult(1, 1, "paper", ((300, 100),), (300, 100)))
+    finally:
+        store.close()
+    status, data, _ = org.request("GET", base + "/paper?round=1&table=1")
+    assert status == 400 and "not kept" in data["error"] and "enter them again" in data["error"]
+    org.post(base + "/online", {"round": 1, "table": 2, "computer": [0, 1, 2, 3],
+                                "level": "random"})
+    status, data, _ = org.request("GET", base + "/paper?round=1&table=2")
+    assert status == 400 and "plays online" in data["error"]
+
+
+# ------------------------------------------------------------ tie-breaks
+
+
+def tied_event(org: Http, name: str, tie_break: str) -> str:
+    """8 players, one round of two tables with the same sheets: team 1 of each table
+    ties for first place (and its four players among the players)."""
+    rules = "texas-good-sam"
+    if tie_break != "none":
+        rules = f"Texas, tie by {tie_break}"
+        org.post("/api/rule-sets/check", {"base": "texas-good-sam", "name": rules,
+                                          "toml": f'[game]\ntie_break = "{tie_break}"\n'})
+    key = create_event(org, name, rules, players=8)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 5})
+    hand = form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])
+    org.post(base + "/paper", {"round": 1, "table": 1, "hands": [hand], "save": True})
+    return key
+
+
+def test_breaking_a_tie_by_a_high_card_draw(server: ServerProcess,
+                                            sqlite_url: str) -> None:  # noqa: F811
+    org = Http(server)
+    key = tied_event(org, "High card night", "high-card")
+    base = f"/api/events/{key}"
+    hand = form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])
+    # not before every result is in
+    status, data, _ = org.request("POST", base + "/tiebreak", {"kind": "team", "seed": 77})
+    assert status == 400 and "round 1 table 2 still to come" in data["error"]
+    org.post(base + "/paper", {"round": 1, "table": 2, "hands": [hand], "save": True})
+    st = org.get(base + "/manage")["standings"]
+    assert st["pending"] == ["chapter", "player", "team"] and len(st["tied"]["team"]) == 2
+    assert [x["place"] for x in st["teams"][:2]] == ["1=", "1="]
+    assert org.get(base + "/manage")["tie_break"] == "high-card"
+    # refused: without the organiser's session, a play-off winner, no seed, a bad kind
+    for who, body, code, words in [
+            (Http(server), {"kind": "team", "seed": 77}, 401, "password"),
+            (org, {"kind": "team", "winner": st["tied"]["team"][0]}, 400, "high-card draw"),
+            (org, {"kind": "team"}, 400, "seed"),
+            (org, {"kind": "team", "seed": "seventy"}, 400, "whole number"),
+            (org, {"kind": "table", "seed": 77}, 400, "team, player or chapter")]:
+        status, data, _ = who.request("POST", base + "/tiebreak", body)
+        assert status == code and words in data["error"], (body, status, data)
+    store = ClubStore(sqlite_url)
+    try:
+        event = store.load("High card night")
+    finally:
+        store.close()
+    assert event.tie_breaks == []
+    want = high_card_draw(event, "team", 77)  # the club's own draw, the same seed
+    got = org.post(base + "/tiebreak", {"kind": "team", "seed": 77})
+    assert got["method"] == "high-card" and got["seed"] == 77
+    assert got["detail"] == list(want.detail) and "drew" in got["detail"][0]
+    assert got["winner"] == event.team_name(tuple(int(x) for x in want.winner[1:].split("-")))
+    assert got["winner"] in got["message"]
+    public = Http(server).get(base)["standings"]
+    assert public["teams"][0]["name"] == got["winner"] and public["teams"][0]["place"] == "1"
+    assert "won the tie-break (high-card draw)" in public["teams"][0]["note"]
+    assert public["teams"][1]["place"] == "2" and public["pending"] == ["chapter", "player"]
+    assert public["tie_breaks"] == [{"kind": "team", "method": "high-card", "seed": 77,
+                                     "winner": got["winner"], "detail": got["detail"],
+                                     "in_effect": True}]
+    # a tie is broken once
+    status, data, _ = org.request("POST", base + "/tiebreak", {"kind": "team", "seed": 78})
+    assert status == 400 and "already broken" in data["error"]
+    store = ClubStore(sqlite_url)
+    try:
+        assert len(store.load("High card night").tie_breaks) == 1
+    finally:
+        store.close()
+    # the printed results show the cards drawn
+    status, _, text = org.request("GET", f"/events/{key}/print/results")
+    assert status == 200 and html.escape(got["detail"][0]) in text
+
+
+def test_breaking_a_tie_by_a_playoff_or_not_at_all(server: ServerProcess) -> None:
+    org = Http(server)
+    key = tied_event(org, "Play-off night", "playoff-hand")
+    base = f"/api/events/{key}"
+    hand = form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])
+    org.post(base + "/paper", {"round": 1, "table": 2, "hands": [hand], "save": True})
+    st = org.get(base + "/manage")["standings"]
+    tied = st["tied"]["team"]
+    status, data, _ = org.request("POST", base + "/tiebreak", {"kind": "team",
+                                                               "winner": "Nobody"})
+    assert status == 400 and "not among those tied" in data["error"]
+    status, data, _ = org.request("POST", base + "/tiebreak", {"kind": "team"})
+    assert status == 400 and "winner of the play-off" in data["error"]
+    got = org.post(base + "/tiebreak", {"kind": "team", "winner": tied[1].upper()})
+    assert got["method"] == "playoff" and got["winner"] == tied[1]
+    st = org.get(base + "/manage")["standings"]
+    assert st["teams"][0]["name"] == tied[1] and "(play-off)" in st["teams"][0]["note"]
+    # "or high card draw if time dictates": the players' tie by a draw
+    got = org.post(base + "/tiebreak", {"kind": "player", "seed": 5})
+    assert got["method"] == "high-card" and got["winner"] in st["tied"]["player"]
+    st = org.get(base + "/manage")["standings"]
+    assert st["pending"] == ["chapter"] and st["players"][0]["name"] == got["winner"]
+    # rules without a tie-break: first place is shared
+    key = tied_event(org, "Shared night", "none")
+    base = f"/api/events/{key}"
+    org.post(base + "/paper", {"round": 1, "table": 2, "hands": [hand], "save": True})
+    st = org.get(base + "/manage")["standings"]
+    assert st["pending"] == [] and [x["place"] for x in st["teams"][:2]] == ["1=", "1="]
+    status, data, _ = org.request("POST", base + "/tiebreak", {"kind": "team", "seed": 1})
+    assert status == 400 and "first place is shared" in data["error"]
 
 
 # ------------------------------------------------------------ calling time

@@ -44,11 +44,18 @@ from handfoot.club.event import (
     EventError,
     TableAssignment,
     TableResult,
+    TieBreak,
     players_csv,
     read_players_csv,
 )
 from handfoot.club.results import result_from_game, result_from_sheets
-from handfoot.club.standings import Line, standings
+from handfoot.club.standings import (
+    Line,
+    Standings,
+    high_card_draw,
+    record_playoff,
+    standings,
+)
 from handfoot.club.store import ClubStore
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.store import Store
@@ -84,9 +91,49 @@ def _line(x: Line) -> dict[str, Any]:
 
 def standings_json(event: Event) -> dict[str, Any]:
     st = standings(event)
+    names = {kind: {x.key: x.name for x in st.by_kind(kind)} for kind in st.pending}
     return {"teams": [_line(x) for x in st.teams], "players": [_line(x) for x in st.players],
             "chapters": [_line(x) for x in st.chapters],
-            "missing": [list(m) for m in st.missing], "pending": sorted(st.pending)}
+            "missing": [list(m) for m in st.missing], "pending": sorted(st.pending),
+            "tied": {kind: sorted((names[kind][k] for k in keys), key=str.casefold)
+                     for kind, keys in st.pending.items()},
+            "tie_breaks": [tie_break_json(event, tb, tb is _in_effect(event, st, tb.kind))
+                           for tb in event.tie_breaks]}
+
+
+def _in_effect(event: Event, st: Standings, kind: str) -> TieBreak | None:
+    """The tie-break that decides first place among ``kind`` now (the latest for the
+    entries tied at the top; one for another tie, before a result was corrected, is
+    not)."""
+    lines = st.by_kind(kind)
+    best = max((x.points for x in lines), default=0)
+    top = {x.key for x in lines if x.points == best}
+    found = None
+    for tb in event.tie_breaks:
+        if tb.kind == kind and set(tb.tied) == top:
+            found = tb
+    return found
+
+
+def tie_break_json(event: Event, tb: TieBreak, in_effect: bool = True) -> dict[str, Any]:
+    """A tie-break as shown: who won, how, and every card drawn."""
+    return {"kind": tb.kind, "method": tb.method, "seed": tb.seed,
+            "winner": _entry_name(event, tb.kind, tb.winner), "detail": list(tb.detail),
+            "in_effect": in_effect}
+
+
+def _entry_name(event: Event, kind: str, key: str) -> str:
+    """The name of a standings entry from its key (t1-5, p3, c:mobile)."""
+    try:
+        if kind == "team":
+            return event.team_name(tuple(int(x) for x in key[1:].split("-")))
+        if kind == "player":
+            return event.name_of(int(key[1:]))
+    except (ValueError, EventError):
+        return key
+    chapter = key.removeprefix("c:")
+    return next((p.chapter for p in event.players if p.chapter.casefold() == chapter),
+                chapter)
 
 
 def _int(data: dict[str, Any], key: str, what: str, default: int | None = None,
@@ -386,6 +433,7 @@ class EventService:
             "odd": event.odd_players, "not_same_chapter": event.avoid_same_chapter,
             "clock_text": printing.clock_text(event),
             "when_time_is_called": rules.game.when_time_is_called,
+            "tie_break": rules.game.tie_break,
             "form": {"red_threes": rules.threes.red == "board",
                      "exact_deals": bool(rules.deal.exact_grab_bonus),
                      "short_openings": bool(rules.opening.short_penalty)},
@@ -546,6 +594,113 @@ class EventService:
         if data.get("save"):
             self.club.add_result(event, result)
         return self._result_json(event, t, result, bool(data.get("save")))
+
+    def paper_sheets(self, event: Event, data: dict[str, Any]) -> dict[str, Any]:
+        """The sheets entered for a paper table, in the form's shape, to correct them."""
+        rnd, t = self._table(event, data)
+        if (rnd, t.number) in self.online_tables(event):
+            raise EventApiError(f"Table {t.number} plays online; its result comes in by "
+                                "itself.")
+        result = event.result(rnd, t.number)
+        if result is None:
+            raise EventApiError(f"Table {t.number} has no result yet.")
+        if result.source != "paper":
+            raise EventApiError(f"Table {t.number}'s result came from a game played "
+                                "online; it has no score sheets to correct.")
+        sheets = result.detail.get("sheets")
+        if not isinstance(sheets, list) or not sheets:
+            raise EventApiError(f"The score sheets of table {t.number} were not kept; "
+                                "please enter them again.")
+        return {"round": rnd, "table": t.number, "time_called": result.time_called,
+                "totals": list(result.totals),
+                "hands": [self._form(event, t, s) for s in sheets]}
+
+    @staticmethod
+    def _form(event: Event, t: TableAssignment, sheet: Any) -> dict[str, Any]:
+        """One hand of the form from a kept sheet (the inverse of :meth:`_sheet`; sheets
+        entered with ``handfoot event result --sheet`` may write melds and cards as
+        lists, and name the players in any order)."""
+        def cards(value: Any) -> str:
+            if isinstance(value, list):
+                return " ".join(str(v) for v in value)
+            return "" if value is None else str(value)
+
+        def count(d: dict[str, Any], key: str) -> int:
+            value = d.get(key, 0)
+            return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+        sheet = sheet if isinstance(sheet, dict) else {}
+        went_out = sheet.get("went_out")
+        teams_in = sheet.get("teams")
+        teams_in = teams_in if isinstance(teams_in, list) else []
+        teams = []
+        for k in range(t.teams):
+            team = teams_in[k] if k < len(teams_in) and isinstance(teams_in[k], dict) else {}
+            melds = team.get("melds")
+            listed = [p for p in team.get("players") or [] if isinstance(p, dict)]
+            by_name = {str(p.get("name", "")).strip().casefold(): p for p in listed}
+            members = [event.name_of(m) for m in t.team_members(k)]
+            named = [by_name.get(n.casefold()) for n in members]
+            spare = iter(p for p in listed if not any(p is q for q in named))
+            players = []
+            for p in named:
+                entry = p if p is not None else next(spare, {})
+                players.append({"hand": cards(entry.get("hand")),
+                                "foot": cards(entry.get("foot"))})
+            teams.append({
+                "melds": "\n".join(cards(m) for m in melds) if isinstance(melds, list) else "",
+                "red_threes": count(team, "red_threes"),
+                "exact_deals": count(team, "exact_deals"),
+                "short_openings": count(team, "short_openings"),
+                "penalties": count(team, "penalties"), "players": players})
+        return {"went_out": went_out if isinstance(went_out, int)
+                and not isinstance(went_out, bool) else None, "teams": teams}
+
+    def tie_break(self, event: Event, data: dict[str, Any]) -> dict[str, Any]:
+        """Break a tie for first place as the rule set says: a seeded high-card draw, or
+        the winner of a play-off (``playoff-hand``, or a high-card draw "if time
+        dictates"). Kept with the event; only a tie still to be broken."""
+        how = event.rules.game.tie_break
+        if how == "none":
+            raise EventApiError("These rules have no tie-break: first place is shared.")
+        kind = _text(data, "kind", 20) or "team"
+        kinds = {"team": "teams", "player": "players", "chapter": "chapters"}
+        if kind not in kinds:
+            raise EventApiError("Say which standings: team, player or chapter.")
+        st = standings(event)
+        if st.missing:
+            raise EventApiError("Enter every table's result first: "
+                                + ", ".join(f"round {r} table {n}" for r, n in st.missing[:6])
+                                + (" ..." if len(st.missing) > 6 else "")
+                                + " still to come.")
+        if kind not in st.pending:
+            top = st.by_kind(kind)[:1]
+            if top and not top[0].shared and "tie-break" in top[0].note:
+                raise EventApiError(f"The tie for first place among the {kinds[kind]} was "
+                                    f"already broken: {top[0].name} won.")
+            if top and top[0].shared:
+                raise EventApiError(f"First place among the {kinds[kind]} is shared by "
+                                    "partners who played every game together; there is "
+                                    "no tie to break.")
+            raise EventApiError(f"There is no tie for first place among the {kinds[kind]}.")
+        winner = _text(data, "winner", 300).strip()
+        seed_value = data.get("seed")
+        if winner:
+            if how != "playoff-hand":
+                raise EventApiError("These rules break a tie by a high-card draw, not a "
+                                    "play-off: give the draw's seed.")
+            tb = record_playoff(event, kind, winner)
+        elif seed_value not in (None, ""):
+            tb = high_card_draw(event, kind, _int(data, "seed", "The seed", None, 0,
+                                                  2**31 - 1))
+        else:
+            raise EventApiError("Give the seed of the high-card draw (announce it first)"
+                                + (", or the winner of the play-off."
+                                   if how == "playoff-hand" else "."))
+        self.club.add_tie_break(event, tb)
+        shown = tie_break_json(event, tb)
+        return {**shown, "message": f"{shown['winner']} takes first place"
+                + (" (high-card draw)." if tb.method == "high-card" else " (play-off).")}
 
     @staticmethod
     def _sheet(event: Event, t: TableAssignment, rules: Rules, i: int, hand: Any
@@ -744,7 +899,16 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
     @_answer
     async def api_paper(request: Request) -> Response:
         event = svc.organiser(request, request.path_params["key"])
+        if request.method == "GET":  # the sheets entered, to correct them
+            query = request.query_params
+            return JSONResponse(svc.paper_sheets(event, {"round": query.get("round"),
+                                                         "table": query.get("table")}))
         return JSONResponse(svc.paper(event, await _body(request)))
+
+    @_answer
+    async def api_tiebreak(request: Request) -> Response:
+        event = svc.organiser(request, request.path_params["key"])
+        return JSONResponse(svc.tie_break(event, await _body(request)))
 
     @_answer
     async def api_clock(request: Request) -> Response:
@@ -815,7 +979,8 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
         Route("/api/events/{key}/draw", api_draw, methods=["POST"]),
         Route("/api/events/{key}/online", api_online, methods=["POST"]),
         Route("/api/events/{key}/invite", api_invite, methods=["POST"]),
-        Route("/api/events/{key}/paper", api_paper, methods=["POST"]),
+        Route("/api/events/{key}/paper", api_paper, methods=["GET", "POST"]),
+        Route("/api/events/{key}/tiebreak", api_tiebreak, methods=["POST"]),
         Route("/api/events/{key}/clock", api_clock, methods=["POST"]),
     ]
 

@@ -43,10 +43,18 @@ function standingTable(lines, kind) {
   }).join("");
   return `<table class="standings">${head}${rows}</table>`;
 }
+const KIND_WORDS = { team: "teams", player: "players", chapter: "chapters" };
+const byKind = (kinds) => ["team", "player", "chapter"].filter((k) => kinds.includes(k));
+function tieBreakHTML(tb) {
+  const how = tb.method === "high-card" ? `a high-card draw, seed ${tb.seed}` : "a play-off";
+  const cards = tb.method === "high-card" ? `<br><span class="hint">${tb.detail.map(esc).join("<br>")}</span>` : "";
+  return `<p class="tiebreak">First place among the ${KIND_WORDS[tb.kind] || esc(tb.kind)}: <b>${esc(tb.winner)}</b>, who won the tie-break (${how}).${cards}</p>`;
+}
 function standingsHTML(st) {
   if (!st.teams.length && !st.players.some((p) => p.games)) return "<p>No results yet.</p>";
   let html = "";
-  if (st.pending.length) html += `<p class="note">A tie for first place (${st.pending.map(esc).join(", ")}) is still to be broken.</p>`;
+  if (st.pending.length) html += `<p class="note">A tie for first place among the ${byKind(st.pending).map((k) => KIND_WORDS[k]).join(" and among the ")} is still to be broken.</p>`;
+  html += (st.tie_breaks || []).filter((tb) => tb.in_effect).map(tieBreakHTML).join("");
   html += `<details open><summary><h3>Teams</h3></summary>${standingTable(st.teams, "team")}</details>`;
   html += `<details open><summary><h3>Players</h3></summary>${standingTable(st.players, "player")}</details>`;
   if (st.chapters.length) html += `<details open><summary><h3>Chapters</h3></summary><p class="hint">The average of the chapter's players' points.</p>${standingTable(st.chapters, "chapter")}</details>`;
@@ -141,6 +149,7 @@ async function showOrganiser() {
   if (!ev.roundChosen) ev.round = firstOpen ? firstOpen.round : d.rounds;
   renderPlayers();
   renderRounds();
+  renderTies();
   $("#org-standings").innerHTML = standingsHTML(d.standings);
   if (!ev.timer) ev.timer = setInterval(refresh, 4000);
 }
@@ -150,6 +159,7 @@ async function refresh() {
     const d = await api(`/api/events/${ev.key}/manage`);
     ev.data = d;
     $("#org-standings").innerHTML = standingsHTML(d.standings);
+    if (tieKey(d) !== ev.tieKey) renderTies();
     const info = d.rounds_info[ev.round - 1];
     if (info.drawn) for (const t of info.tables) {
       const el = document.getElementById(`tstatus-${t.number}`);
@@ -312,19 +322,101 @@ async function startOnline(number) {
   } catch (err) { say(err.message, true); }
 }
 
+// ------------------------------------------------------------- tie-breaks
+// Shown only when every table's result is in and first place is tied; the server
+// draws the cards (the same draw as `handfoot event tiebreak`) and keeps it.
+function tieKey(d) { return JSON.stringify([d.tie_break, d.standings.tied, d.standings.missing.length]); }
+function renderTies() {
+  const d = ev.data, st = d.standings;
+  ev.tieKey = tieKey(d);
+  const open = d.tie_break !== "none" && st.pending.length > 0 && st.missing.length === 0;
+  $("#tie-panel").hidden = !open;
+  if (!open) $("#tie-error").textContent = "";
+  $("#tie-body").innerHTML = !open ? "" : byKind(st.pending).map((kind) => {
+    const names = st.tied[kind] || [];
+    const lines = st[KIND_WORDS[kind]] || [];
+    const points = lines.length ? lines[0].points : "";
+    const seed = Math.floor(Math.random() * 10000);
+    const draw = `<form class="row tie-draw" data-kind="${kind}"><label>Seed (announce it first) <input type="number" min="0" class="tie-seed" value="${seed}"></label>
+      <button class="big" type="submit">Draw high cards</button></form>`;
+    const how = d.tie_break === "high-card"
+      ? `<p>The rules break the tie by a high-card draw: in the order of their names, each draws a card from a deck shuffled with the seed; the highest card wins (suits do not count), and any still tied draw again.</p>${draw}`
+      : `<p>The rules break the tie by a short play-off game, played now. When it is over, enter the winner:</p>
+        <form class="row tie-playoff" data-kind="${kind}"><label>Winner of the play-off <select class="tie-winner"><option value="">— choose —</option>${names.map((n) => `<option>${esc(n)}</option>`).join("")}</select></label>
+        <button class="big" type="submit">Enter the winner</button></form>
+        <details class="tie-or-draw"><summary>Or a high-card draw, if time dictates</summary>${draw}</details>`;
+    return `<div class="tie"><h3>First place among the ${KIND_WORDS[kind]} is tied</h3>
+      <p>${names.map((n) => `<b>${esc(n)}</b>`).join(" and ")}: ${points} points each.</p>${how}</div>`;
+  }).join("");
+  for (const f of document.querySelectorAll("#tie-body form.tie-draw")) {
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const seed = f.querySelector(".tie-seed").value;
+      if (!confirm(`Draw high cards with seed ${seed}? The draw is final.`)) return;
+      await breakTie({ kind: f.dataset.kind, seed });
+    });
+  }
+  for (const f of document.querySelectorAll("#tie-body form.tie-playoff")) {
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const winner = f.querySelector(".tie-winner").value;
+      if (!winner) { $("#tie-error").textContent = "Choose the winner of the play-off."; return; }
+      if (!confirm(`${winner} won the play-off?`)) return;
+      await breakTie({ kind: f.dataset.kind, winner });
+    });
+  }
+}
+async function breakTie(body) {
+  $("#tie-error").textContent = "";
+  try {
+    const r = await api(`/api/events/${ev.key}/tiebreak`, body);
+    say(r.message);
+    await showOrganiser();
+    $("#org-standings").scrollIntoView({ behavior: "smooth" });
+  } catch (err) { $("#tie-error").textContent = err.message; }
+}
+
 // ------------------------------------------------------------ paper sheets
-function openPaper(number) {
+async function openPaper(number) {
   const info = ev.data.rounds_info[ev.round - 1];
   const t = info.tables.find((x) => x.number === number);
+  const correcting = Boolean(t.result && t.result.source === "paper");
   ev.paper = { round: ev.round, table: t, hands: 0 };
-  $("#paper-title").textContent = `Round ${ev.round}, table ${number}: the score sheets`;
+  $("#paper-title").textContent = `Round ${ev.round}, table ${number}: ${correcting ? "correct the score sheets" : "the score sheets"}`;
   $("#paper-hands").innerHTML = "";
   $("#paper-result").innerHTML = "";
   $("#paper-error").textContent = "";
   $("#paper-time").checked = false;
-  for (let h = 0; h < t.hands; h++) addHand();
+  // correcting: the sheets entered before, filled in, to change what is wrong
+  let before = null;
+  if (correcting) {
+    try { before = await api(`/api/events/${ev.key}/paper?round=${ev.round}&table=${number}`); }
+    catch (err) { $("#paper-error").textContent = err.message; }
+  }
+  $("#paper-correcting").hidden = !before;
+  const entered = before ? before.hands : [];
+  for (let h = 0; h < Math.max(t.hands, entered.length); h++) fillHand(addHand(), entered[h]);
+  if (before) $("#paper-time").checked = before.time_called;
   $("#paper-panel").hidden = false;
   $("#paper-panel").scrollIntoView({ behavior: "smooth" });
+}
+function fillHand(div, hand) {
+  if (!hand) return;
+  div.querySelector(".went_out").value = hand.went_out === null ? "" : String(hand.went_out);
+  div.querySelectorAll(".team-entry").forEach((fs, k) => {
+    const team = hand.teams[k];
+    if (!team) return;
+    fs.querySelector(".melds").value = team.melds;
+    for (const key of ["red_threes", "exact_deals", "short_openings", "penalties"]) {
+      const el = fs.querySelector("." + key);
+      if (el) el.value = String(team[key] || 0);
+    }
+    fs.querySelectorAll(".player-entry").forEach((pe, j) => {
+      const p = team.players[j] || { hand: "", foot: "" };
+      pe.querySelector(".hand").value = p.hand;
+      pe.querySelector(".foot").value = p.foot;
+    });
+  });
 }
 function addHand() {
   const p = ev.paper, t = p.table, f = ev.data.form;
@@ -342,6 +434,7 @@ function addHand() {
   div.dataset.hand = String(h);
   div.innerHTML = `<h3>Hand ${h + 1}</h3><label>Went out <select class="went_out"><option value="">nobody</option>${t.teams.map((tm, k) => `<option value="${k}">${esc(tm.label)}</option>`).join("")}</select></label>${teams}`;
   $("#paper-hands").appendChild(div);
+  return div;
 }
 function paperHands() {
   const hands = [...document.querySelectorAll("#paper-hands .hand-entry")].map((div) => ({
@@ -372,7 +465,7 @@ async function sendPaper(save) {
     if (save) { say(`Round ${p.round}, table ${p.table.number}: result saved.`); await showOrganiser(); }
   } catch (err) { $("#paper-error").textContent = err.message; }
 }
-$("#paper-add").addEventListener("click", addHand);
+$("#paper-add").addEventListener("click", () => addHand());
 $("#paper-check").addEventListener("click", () => sendPaper(false));
 $("#paper-save").addEventListener("click", () => sendPaper(true));
 $("#paper-close").addEventListener("click", () => { $("#paper-panel").hidden = true; ev.paper = null; });
