@@ -468,7 +468,7 @@ def tied_event(org: Http, name: str, tie_break: str) -> str:
         rules = f"Texas, tie by {tie_break}"
         org.post("/api/rule-sets/check", {"base": "texas-good-sam", "name": rules,
                                           "toml": f'[game]\ntie_break = "{tie_break}"\n'})
-    key = create_event(org, name, rules, players=8)
+    key = create_event(org, name, rules, players=8, rounds=1)
     base = f"/api/events/{key}"
     org.post(base + "/draw", {"round": 1, "seed": 5})
     hand = form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])
@@ -482,6 +482,17 @@ def test_breaking_a_tie_by_a_high_card_draw(server: ServerProcess,
     key = tied_event(org, "High card night", "high-card")
     base = f"/api/events/{key}"
     hand = form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])
+    # not before the event is over: a tie after round 1 of 2 is not broken
+    early = create_event(org, "Early night", "Texas, tie by high-card", players=8, rounds=2)
+    org.post(f"/api/events/{early}/draw", {"round": 1, "seed": 5})
+    for table in (1, 2):
+        org.post(f"/api/events/{early}/paper", {"round": 1, "table": table,
+                                                "hands": [hand], "save": True})
+    assert org.get(f"/api/events/{early}/manage")["rounds_to_draw"] == [2]
+    status, data, _ = org.request("POST", f"/api/events/{early}/tiebreak",
+                                  {"kind": "team", "seed": 77})
+    assert status == 400 and "round 2 still to be played" in data["error"]
+    org.post(f"/api/events/{key}/login", {"password": PASSWORD})
     # not before every result is in
     status, data, _ = org.request("POST", base + "/tiebreak", {"kind": "team", "seed": 77})
     assert status == 400 and "round 1 table 2 still to come" in data["error"]

@@ -434,6 +434,7 @@ class EventService:
             "clock_text": printing.clock_text(event),
             "when_time_is_called": rules.game.when_time_is_called,
             "tie_break": rules.game.tie_break,
+            "rounds_to_draw": [r for r in range(1, event.rounds + 1) if r not in event.draws],
             "form": {"red_threes": rules.threes.red == "board",
                      "exact_deals": bool(rules.deal.exact_grab_bonus),
                      "short_openings": bool(rules.opening.short_penalty)},
@@ -667,6 +668,11 @@ class EventService:
         kinds = {"team": "teams", "player": "players", "chapter": "chapters"}
         if kind not in kinds:
             raise EventApiError("Say which standings: team, player or chapter.")
+        to_draw = [r for r in range(1, event.rounds + 1) if r not in event.draws]
+        if to_draw:
+            raise EventApiError("A tie for first place is broken when the event is over: "
+                                + ", ".join(f"round {r}" for r in to_draw)
+                                + " still to be played.")
         st = standings(event)
         if st.missing:
             raise EventApiError("Enter every table's result first: "

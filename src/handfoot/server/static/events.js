@@ -323,13 +323,15 @@ async function startOnline(number) {
 }
 
 // ------------------------------------------------------------- tie-breaks
-// Shown only when every table's result is in and first place is tied; the server
+// Shown only when every round has been played, every table's result is in and first
+// place is tied; the server
 // draws the cards (the same draw as `handfoot event tiebreak`) and keeps it.
-function tieKey(d) { return JSON.stringify([d.tie_break, d.standings.tied, d.standings.missing.length]); }
+function tieKey(d) { return JSON.stringify([d.tie_break, d.standings.tied, d.standings.missing.length, d.rounds_to_draw.length]); }
 function renderTies() {
   const d = ev.data, st = d.standings;
   ev.tieKey = tieKey(d);
-  const open = d.tie_break !== "none" && st.pending.length > 0 && st.missing.length === 0;
+  const open = d.tie_break !== "none" && st.pending.length > 0 && st.missing.length === 0
+    && d.rounds_to_draw.length === 0;
   $("#tie-panel").hidden = !open;
   if (!open) $("#tie-error").textContent = "";
   $("#tie-body").innerHTML = !open ? "" : byKind(st.pending).map((kind) => {
