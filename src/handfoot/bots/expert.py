@@ -227,7 +227,7 @@ class ExpertBot:
     name = "expert"
     uses_view = True
 
-    def __init__(self, seed: int = 0, worlds: int = 16, turns: int = 8,
+    def __init__(self, seed: int = 0, worlds: int = 32, turns: int = 8,
                  candidates: int = 3, max_seconds: float = 0.45, margin: float = 1.0,
                  play_search: bool = True) -> None:
         self.seed = seed
