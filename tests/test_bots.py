@@ -188,6 +188,20 @@ def test_a_choice_does_not_depend_on_the_cards_the_seat_cannot_see(name: str) ->
         assert len(choices) == 1
 
 
+def test_the_expert_at_its_default_budget_searches_and_repeats_its_choice() -> None:
+    """At a searched decision the default expert (32 worlds, rollouts cut at 8 turns)
+    searches once, and another bot with the same seed makes the same choice."""
+    game, seat = _a_decision("classic", 4)
+    view = seat_view(game, seat)
+    choices = []
+    for _ in range(2):
+        bot = ExpertBot(11)
+        choices.append(bot.choose(view, game.legal_actions()))
+        assert bot.searched == 1
+    assert choices[0] == choices[1]
+    assert choices[0] in game.legal_actions()
+
+
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_experts_sampled_worlds_agree_with_the_view(name: str) -> None:
     game, seat = _a_decision(name, 8)
