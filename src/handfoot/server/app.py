@@ -146,7 +146,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             out.append({"name": name, "title": f"house rules from {base}",
                         "seats": _rules_named(store, name).players.seats, "saved": True})
         return JSONResponse({"rule_sets": out, "levels": offered_levels(),
-                             "all_levels": levels()})
+                             "all_levels": levels(), "default_level": default_level()})
 
     async def api_rules(request: Request) -> Response:
         rules = _rules_named(store, request.path_params["name"])

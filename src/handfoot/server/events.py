@@ -59,7 +59,14 @@ from handfoot.club.standings import (
 from handfoot.club.store import ClubStore
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.store import Store
-from handfoot.server.tables import LiveTable, Manager, levels, new_token, token_hash
+from handfoot.server.tables import (
+    LiveTable,
+    Manager,
+    default_level,
+    levels,
+    new_token,
+    token_hash,
+)
 
 log = logging.getLogger("handfoot.server.events")
 
@@ -440,7 +447,7 @@ class EventService:
                      "short_openings": bool(rules.opening.short_penalty)},
             "players": [{"id": p.id, "name": p.name, "chapter": p.chapter,
                          "not_partners": list(p.not_partners)} for p in event.players],
-            "rounds_info": rounds, "levels": levels(),
+            "rounds_info": rounds, "levels": levels(), "default_level": default_level(),
             "standings": standings_json(event)}
 
     # -------------------------------------------------------------- actions
@@ -538,7 +545,7 @@ class EventService:
                 isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(t.seats)
                 for s in computer):
             raise EventApiError("Say which seats (0, 1, ...) the computer plays.")
-        level = _text(data, "level", 40) or levels()[0]
+        level = _text(data, "level", 40) or default_level()
         if level not in levels():
             raise EventApiError(f"There is no computer player called {level!r}; the levels "
                                 f"are {', '.join(levels())}.")

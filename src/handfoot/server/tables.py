@@ -44,7 +44,9 @@ def offered_levels() -> list[str]:
 
 
 def default_level() -> str:
-    return levels()[0]
+    """The level a computer player has unless someone chooses: ``medium`` (as in
+    ``handfoot play``), a partner good enough not to annoy anyone and quick to play."""
+    return "medium" if "medium" in levels() else levels()[0]
 
 
 def token_hash(token: str) -> str:

@@ -45,9 +45,10 @@ async function showLobby() {
     sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
   }
   for (const sel of document.querySelectorAll(".levels")) {
-    sel.innerHTML = data.levels.map((l) => `<option>${esc(l)}</option>`).join("");
+    sel.innerHTML = data.levels.map((l) => `<option ${l === data.default_level ? "selected" : ""}>${esc(l)}</option>`).join("");
   }
   hf.levels = data.levels;
+  hf.defaultLevel = data.default_level;
   seatChoice();
   listTables();
   setInterval(() => { if (!document.hidden) listTables(); }, 5000);
@@ -58,7 +59,7 @@ function seatChoice() {
   for (let i = 0; i < r.seats; i++) {
     html += `<label>Seat ${i + 1} (team ${(i % 2) + 1}) <select class="seat-kind" data-seat="${i}">
       <option value="human">a person</option>
-      ${hf.levels.map((l, k) => `<option value="bot:${esc(l)}" ${i > 0 && k === 0 ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
+      ${hf.levels.map((l, k) => `<option value="bot:${esc(l)}" ${i > 0 && l === hf.defaultLevel ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
     </select></label>`;
   }
   $("#seat-choice").innerHTML = html;

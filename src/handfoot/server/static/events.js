@@ -297,7 +297,7 @@ function tableCard(t) {
     actions = `<details class="online"><summary>Play online</summary>
       <p class="hint">Each player gets a secret link to their own seat. Tick the seats of players who are not here: the computer plays them.</p>
       ${t.seats.map((name, s) => `<label class="check"><input type="checkbox" class="comp-${t.number}" value="${s}"> Seat ${s + 1}: ${esc(name)} — computer plays</label>`).join("")}
-      <label>Computer level <select id="level-${t.number}">${ev.data.levels.map((l) => `<option>${esc(l)}</option>`).join("")}</select></label>
+      <label>Computer level <select id="level-${t.number}">${ev.data.levels.map((l) => `<option ${l === ev.data.default_level ? "selected" : ""}>${esc(l)}</option>`).join("")}</select></label>
       <button type="button" class="big" data-online="${t.number}">Start table ${t.number} online</button></details>
       <button type="button" data-paper="${t.number}">Enter the score sheets</button>`;
   } else if (t.result && t.result.source === "paper") {
