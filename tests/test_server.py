@@ -44,6 +44,7 @@ def test_rule_sets_house_rules_and_tables(server: ServerProcess) -> None:
     names = [r["name"] for r in data["rule_sets"]]
     assert names[:5] == ["texas-good-sam", "alabama-samboree", "classic", "samba", "six-deck"]
     assert "random" in data["all_levels"] and data["levels"]
+    assert data["default_level"] == "medium" and "medium" in data["levels"]
     assert "[scores]" in server.get("/api/rules/six-deck")["toml"]
     # the changes from the preset, checked by the engine's own validation
     checked = server.post("/api/rule-sets/check",
@@ -289,6 +290,9 @@ def test_four_people_play_a_whole_game_and_no_seat_sees_a_hidden_card(
 
 def test_a_seat_handed_to_the_computer_and_back(server: ServerProcess) -> None:
     out = server.post("/api/play", {"rules": "texas-good-sam", "seed": 4})
+    # no level asked for: the computer players are medium
+    seats = server.get(f"/api/tables/{out['id']}")["seats"]
+    assert [s.get("level") for s in seats[1:]] == ["medium"] * 3
     c = server.client(out["id"], out["token"])
     try:
         c.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0)

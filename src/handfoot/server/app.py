@@ -232,7 +232,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         table = get_table(request.path_params["id"])
         msg = {"id": table.id, "rules": table.row.rules_name, "seq": table.seq,
                "over": table.game.over, "view": public_view(table.game).to_json(),
-               "seats": [{"kind": s["kind"], "computer": table.is_bot(i)}
+               "seats": [{"kind": s["kind"], "computer": table.is_bot(i),
+                          "level": s.get("level") if s["kind"] == "bot" else None}
                          for i, s in enumerate(table.seats)]}
         return JSONResponse(msg)
 
