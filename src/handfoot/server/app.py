@@ -32,6 +32,7 @@ from handfoot.game import Game
 from handfoot.records import dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.events import EventService, event_routes
+from handfoot.server.http import ApiError, json_body
 from handfoot.server.store import Store
 from handfoot.server.tables import (
     Connection,
@@ -50,27 +51,12 @@ MAX_MESSAGE = 64 * 1024  #: the largest WebSocket message a client may send
 MAX_BODY = 256 * 1024
 
 
-class ApiError(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError("The request is too large.", 413)
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise ApiError("The request is not JSON.") from None
-    if not isinstance(data, dict):
-        raise ApiError("The request must be a JSON object.")
-    return data
+    return await json_body(request, MAX_BODY)
 
 
 def _rules_named(store: Store, name: str) -> Rules:

@@ -25,7 +25,6 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
-import json
 import logging
 import random
 import time
@@ -58,6 +57,7 @@ from handfoot.club.standings import (
 )
 from handfoot.club.store import ClubStore
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.server.http import ApiError, json_body
 from handfoot.server.store import Store
 from handfoot.server.tables import (
     LiveTable,
@@ -76,10 +76,8 @@ LOGIN_TRIES = 5  #: wrong passwords allowed per minute from one address for one 
 LOGIN_WINDOW = 60.0
 
 
-class EventApiError(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+class EventApiError(ApiError):
+    """A request to the event API refused."""
 
 
 def event_key(name: str) -> str:
@@ -772,18 +770,7 @@ class EventService:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    if "json" not in request.headers.get("content-type", ""):
-        raise EventApiError("Send the request as JSON.", 415)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise EventApiError("The request is too large.", 413)
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise EventApiError("The request is not JSON.") from None
-    if not isinstance(data, dict):
-        raise EventApiError("The request must be a JSON object.")
-    return data
+    return await json_body(request, MAX_BODY, json_only=True)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -794,7 +781,7 @@ def _answer(func: Handler) -> Handler:
     async def run(request: Request) -> Response:
         try:
             return await func(request)
-        except EventApiError as e:
+        except ApiError as e:
             return JSONResponse({"error": str(e)}, status_code=e.status)
         except EventError as e:
             text = str(e)
@@ -807,8 +794,8 @@ def _html_page(func: Callable[[Request], Awaitable[str]]) -> Handler:
     async def run(request: Request) -> Response:
         try:
             return HTMLResponse(await func(request))
-        except (EventApiError, EventError) as e:
-            status = e.status if isinstance(e, EventApiError) else 400
+        except (ApiError, EventError) as e:
+            status = e.status if isinstance(e, ApiError) else 400
             key = request.path_params.get("key", "")
             return HTMLResponse(
                 "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
