@@ -8,31 +8,18 @@ HANDFOOT_REQUIRE_BROWSER so that there they must run."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from browser_fixtures import browser, pytestmark, server, sqlite_url  # noqa: F401
 from handfoot.server.testing import ServerProcess
-from server_fixtures import sqlite_url  # noqa: F401
 
-CHROMIUM = os.environ.get("HANDFOOT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
+    from playwright.sync_api import Browser, Page, expect
+
 SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
-
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover
-    sync_playwright = None  # type: ignore[assignment]
-
-_missing = ("playwright is not installed" if sync_playwright is None
-            else None if Path(CHROMIUM).exists() else f"no Chromium at {CHROMIUM}")
-if _missing and os.environ.get("HANDFOOT_REQUIRE_BROWSER"):
-    raise RuntimeError(f"browser tests required but {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
 
 PLAYERS = """name,chapter,not_partner_with
 Anne Lee,Mobile,Bob Lee
@@ -46,27 +33,13 @@ Hank Hart,Dothan,Gail Hart
 """
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
-    with ServerProcess(sqlite_url, bot_delay=0.0) as s:
-        yield s
-
-
 def shot(page: Page, name: str) -> Path:
     path = SHOTS / f"handfoot-club-{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
 
 
-def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerProcess) -> None:
+def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerProcess) -> None:  # noqa: F811
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     errors: list[str] = []
@@ -201,8 +174,8 @@ def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerPro
     assert not errors, errors
 
 
-def test_a_player_at_an_online_event_table_hears_the_clock(browser: Browser,
-                                                           server: ServerProcess) -> None:
+def test_a_player_at_an_online_event_table_hears_the_clock(browser: Browser,  # noqa: F811
+                                                           server: ServerProcess) -> None:  # noqa: F811
     """A player opens their invite link; the organiser sends the warning, then calls
     time: the player's page says so, and the Samboree's hand ends as it stands."""
     from test_club_web import Http, create_event
@@ -228,8 +201,8 @@ def test_a_player_at_an_online_event_table_hears_the_clock(browser: Browser,
     assert result["time_called"] and result["source"] == "online"
 
 
-def test_breaking_a_tie_for_first_place_in_a_browser(browser: Browser,
-                                                     server: ServerProcess) -> None:
+def test_breaking_a_tie_for_first_place_in_a_browser(browser: Browser,  # noqa: F811
+                                                     server: ServerProcess) -> None:  # noqa: F811
     """Two tables with the same sheets: first place is tied. The organiser's page shows
     the tie-break the rules ask for (the Samboree's play-off, or a high-card draw if time
     dictates), and the standings show who won it."""

@@ -5,45 +5,15 @@ Skipped, with the reason, where Chromium or Playwright is missing; CI installs b
 
 from __future__ import annotations
 
-import os
+import contextlib
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
+from browser_fixtures import browser, pytestmark, server, sqlite_url  # noqa: F401
 from handfoot.server.testing import ServerProcess
-from server_fixtures import sqlite_url  # noqa: F401
 
-CHROMIUM = os.environ.get("HANDFOOT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover
-    sync_playwright = None  # type: ignore[assignment]
-
-_missing = ("playwright is not installed" if sync_playwright is None
-            else None if Path(CHROMIUM).exists() else f"no Chromium at {CHROMIUM}")
-if _missing and os.environ.get("HANDFOOT_REQUIRE_BROWSER"):
-    raise RuntimeError(f"browser tests required but {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
-    with ServerProcess(sqlite_url, bot_delay=0.0) as s:
-        yield s
+with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
+    from playwright.sync_api import Browser, Page
 
 
 def state(page: Page) -> Any:
@@ -119,8 +89,8 @@ def meld_through_the_page(page: Page, st: Any) -> str | None:
     return None
 
 
-def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
-                                                        server: ServerProcess) -> None:
+def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa: F811
+                                                        server: ServerProcess) -> None:  # noqa: F811
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -178,8 +148,8 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
     page.close()
 
 
-def test_two_people_at_one_table_and_a_refresh_mid_turn(browser: Browser,
-                                                        server: ServerProcess) -> None:
+def test_two_people_at_one_table_and_a_refresh_mid_turn(browser: Browser,  # noqa: F811
+                                                        server: ServerProcess) -> None:  # noqa: F811
     # set up through the lobby: house rules from a preset, checked and saved, two people
     lobby = browser.new_page(viewport={"width": 1280, "height": 900})
     lobby.goto(server.base + "/")
