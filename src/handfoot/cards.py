@@ -170,6 +170,10 @@ _SORTED_ORDER: Final = tuple(sorted(range(NUM_CARDS), key=_SORT_KEYS.__getitem__
 _REPEATS: Final = tuple(tuple([c] * k for k in range(9)) for c in range(NUM_CARDS))
 
 
+#: no cards at all, as a count vector
+NO_CARDS: Final = (0,) * NUM_CARDS
+
+
 def sorted_from_counts(counts: Sequence[int]) -> list[Card]:
     """The cards of a count vector, sorted as :func:`sort_cards` sorts them.
 

@@ -45,6 +45,7 @@ from handfoot.actions import (
 from handfoot.cards import (
     JOKER,
     NATURAL,
+    NO_CARDS,
     NUM_CARDS,
     RANK,
     RANK_WORDS,
@@ -231,7 +232,6 @@ def _plus(used: list[int], cards: Sequence[Card]) -> list[int]:
 
 
 _NO_DEAL = Deal((), 0)
-_NO_CARDS = (0,) * NUM_CARDS
 _FACE_DOWN: dict[int, tuple[Card, ...]] = {}
 
 
@@ -1167,7 +1167,7 @@ class Hand:
         shares the history, so it knows when it has gone stale."""
         me = self.actor
         # A copy is never played on, so its face-down cards can be shared tuples.
-        blank = cast(list[int], _NO_CARDS)
+        blank = cast(list[int], NO_CARDS)
         feet = self._face_down_feet
         if feet is None:  # made again only when a foot is dealt or picked up
             feet = self._face_down_feet = cast(list[list[Card] | None], tuple(

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple, cast
 
 from handfoot.actions import Action, action_to_json
-from handfoot.cards import NUM_CARDS, Card, card_code, format_card, sort_cards, sorted_from_counts
+from handfoot.cards import NO_CARDS, Card, card_code, format_card, sort_cards, sorted_from_counts
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
 from handfoot.game import Game
 from handfoot.scoring import book_kind
@@ -157,9 +157,6 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
     return tuple(out)
 
 
-_NO_CARDS = (0,) * NUM_CARDS
-
-
 def _player_views(hand: Hand) -> tuple[PlayerView, ...]:
     if hand.phase == Phase.CHOOSE:
         return tuple([_player_view(hand, s) for s in range(hand.seats)])
@@ -219,7 +216,7 @@ def _view(game: Game, seat: int | None) -> View:
     rules = game.rules
     phase = hand.phase
     teams = tuple([_team_view(hand, t) for t in range(hand.teams)])
-    own = _NO_CARDS if seat is None else tuple(hand.hands[seat])
+    own = NO_CARDS if seat is None else tuple(hand.hands[seat])
     tops: tuple[tuple[Card, Card], ...] = ()
     if phase == Phase.CHOOSE:
         tops = tuple((a[0], b[0]) for a, b in hand.stacks)

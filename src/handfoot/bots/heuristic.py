@@ -48,7 +48,7 @@ from handfoot.actions import (
 from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, count_books
 from handfoot.rules import Rules, preset
-from handfoot.views import MeldView, View
+from handfoot.views import MeldView, TeamView, View
 
 _KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
 _PHASES = {Phase.CHOOSE: "choose", Phase.DRAW: "draw", Phase.PLAY: "play",
@@ -120,9 +120,8 @@ class Obs:
     stack_tops: tuple[tuple[Card, Card], ...]
 
 
-_TEAMS_CACHE: dict[int, tuple[object, Sequence[MeldLike]]] = {}
-#: each team's melds as last read: (its view, the reading)
-_LAST_TEAM: dict[int, tuple[Sequence[MeldView], list[MeldInfo]]] = {}
+#: each team's melds as last read: (the team's view, the reading)
+_LAST_TEAM: dict[int, tuple[TeamView, list[MeldInfo]]] = {}
 
 
 def _meld_info(m: MeldView) -> MeldInfo:
@@ -153,25 +152,21 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     o.opened = [t.opened for t in view.teams]
     o.minimum = view.teams[o.team].minimum
     melds = []
-    for t in view.teams:  # a team's view is the same object while its table is unchanged
-        hit = _TEAMS_CACHE.get(id(t))
-        if hit is not None and hit[0] is t:
-            melds.append(hit[1])
-            continue
-        # A meld's view, too, is the same object while the meld is unchanged.
-        views = t.melds
+    for t in view.teams:
+        # A team's view is the same object while its table is unchanged, and so is each
+        # meld's view while the meld is: only what changed is read again.
         last = _LAST_TEAM.get(t.team)
+        if last is not None and last[0] is t:
+            melds.append(last[1])
+            continue
         if last is None:
-            infos = [_meld_info(m) for m in views]
+            infos = [_meld_info(m) for m in t.melds]
         else:
-            last_views, last_infos = last
+            last_views, last_infos = last[0].melds, last[1]
             k = len(last_views)
             infos = [last_infos[i] if i < k and last_views[i] is m else _meld_info(m)
-                     for i, m in enumerate(views)]
-        _LAST_TEAM[t.team] = (views, infos)
-        if len(_TEAMS_CACHE) > 2_000:
-            _TEAMS_CACHE.clear()
-        _TEAMS_CACHE[id(t)] = (t, infos)
+                     for i, m in enumerate(t.melds)]
+        _LAST_TEAM[t.team] = (t, infos)
         melds.append(infos)
     o.melds = melds
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
@@ -601,18 +596,23 @@ def discard_score(o: Obs, c: Card, ranks: tuple[dict[int, float], dict[int, floa
         return 2000.0 - rules.held_value[c]  # 3s: the costliest to hold go first
     if WILD[c]:
         return -1000.0 - rules.card_value[c]
-    rank = RANK[c]
+    own, danger = ranks if ranks is not None else _rank_penalties(o)
+    return 0.5 * rules.card_value[c] + _rank_part(o, RANK[c], own, danger)
+
+
+def _rank_part(o: Obs, rank: int, own: dict[int, float], danger: dict[int, float]) -> float:
+    """The part of :func:`discard_score` that is the same for every card of a rank held:
+    keep pairs, the team's melds, the next team's melds, what the next player is known to
+    hold (all whole or half numbers, so the sums are exact in any order)."""
     hand = o.hand
     base = (rank - 2) * 4
     have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-    score = 0.5 * rules.card_value[c] - 120.0 * (have - 1)
-    own, danger = ranks if ranks is not None else _rank_penalties(o)
-    score -= own.get(rank, 0.0) + danger.get(rank, 0.0)
+    part = -120.0 * (have - 1) - (own.get(rank, 0.0) + danger.get(rank, 0.0))
     known = o.known_next
     k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
     if k:
-        score -= 200.0 if k >= 2 else 70.0 * k
-    return score
+        part -= 200.0 if k >= 2 else 70.0 * k
+    return part
 
 
 def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
@@ -636,34 +636,24 @@ def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
 def discard_options(o: Obs) -> Iterator[Action]:
     """Every card held, the most willingly thrown first (ties: the lower card)."""
     hand = o.hand
-    rules = o.rules
-    own, danger = _rank_penalties(o)
-    known = o.known_next
-    value = rules.card_value
+    ranks = _rank_penalties(o)
     scores: dict[int, float] = {}
-    # discard_score for every card held, in the order of the cards (ties keep it), its
-    # rank's part worked out once per rank (all the terms are whole or half numbers, so
-    # the sums are exact in any order).
-    for c in range(4):
+    # discard_score for every card held, in the order of the cards (ties keep it), with
+    # the rank's part worked out once per rank.
+    for c in range(8):  # the 2s, then the 3s
         if hand[c]:
-            scores[c] = -1000.0 - value[c]
-    for c in range(4, 8):
-        if hand[c]:
-            scores[c] = 2000.0 - rules.held_value[c]
+            scores[c] = discard_score(o, c, ranks)
+    value = o.rules.card_value
     for rank in range(4, 15):
         base = (rank - 2) * 4
-        have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-        if not have:
+        if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
             continue
-        part = -120.0 * (have - 1) - (own.get(rank, 0.0) + danger.get(rank, 0.0))
-        k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
-        if k:
-            part -= 200.0 if k >= 2 else 70.0 * k
+        part = _rank_part(o, rank, *ranks)
         for c in range(base, base + 4):
             if hand[c]:
                 scores[c] = 0.5 * value[c] + part
     if hand[JOKER]:
-        scores[JOKER] = -1000.0 - value[JOKER]
+        scores[JOKER] = discard_score(o, JOKER, ranks)
     if not scores:
         return
     best = max(scores, key=scores.__getitem__)  # the first of the best, as sorting gives
