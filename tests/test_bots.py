@@ -19,10 +19,18 @@ from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
 from handfoot.bots import LEVELS, Bot, make_bot
 from handfoot.bots.expert import ExpertBot, sample_world
-from handfoot.bots.heuristic import HeuristicBot
+from handfoot.bots.heuristic import HeuristicBot, Obs, decide, obs_from_hand, obs_from_view
 from handfoot.cards import NUM_CARDS
 from handfoot.cli import main
-from handfoot.engine import Deal, Hand, LegalActions, Phase
+from handfoot.engine import (
+    FACE_DOWN,
+    RANK_MELD,
+    SEQUENCE,
+    Deal,
+    Hand,
+    LegalActions,
+    Phase,
+)
 from handfoot.game import Game
 from handfoot.rules import PRESET_NAMES, Rules, preset
 from handfoot.views import seat_view
@@ -106,8 +114,18 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     legal = game.legal_actions()
     assert isinstance(legal, LegalActions)
     public = {a for a in dir(legal) if not a.startswith("_")}
-    assert public <= {"confirms", "count", "index", "rules"}
+    assert public <= {"confirms", "count", "index", "rules", "seat_state"}
     assert isinstance(legal.rules, Rules)
+    # The seat's state shows the seat's own cards and the counts, every other card face
+    # down; the legal actions of a full state (used inside a search) carry none.
+    state = legal.seat_state
+    assert state is not None and state.actor == game.actor
+    assert state.hands[game.actor] == game.hand.hands[game.actor]
+    assert all(not any(state.hands[s]) for s in range(4) if s != game.actor)
+    assert state.hand_len == game.hand.hand_len
+    assert set(state.stock) == {FACE_DOWN} and len(state.stock) == len(game.hand.stock)
+    assert all(set(f) <= {FACE_DOWN} for f in state.feet if f is not None)
+    assert game.hand.legal().seat_state is None
     # Membership asks the engine; listing gives the same answers.
     assert all(a in legal for a in legal)
     # It vouches only for the very action it last accepted, in its own state.
@@ -327,3 +345,41 @@ def test_bench_measures_each_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(data) == {"classic"}
     assert data["classic"]["expert_ms_per_decision_p95"] >= \
         data["classic"]["expert_ms_per_decision_median"]
+
+
+def _meld_reading(m: Any) -> tuple[int, ...]:
+    """What the heuristic reads of a meld, whichever form it comes in."""
+    if m.kind == SEQUENCE:
+        return (m.kind, m.size, m.naturals, m.wilds, m.suit, m.low, m.high)
+    return (m.kind, m.size, m.naturals, m.wilds, m.rank if m.kind == RANK_MELD else 0)
+
+
+def _reading(o: Obs) -> dict[str, Any]:
+    return {**{name: getattr(o, name) for name in Obs.__slots__ if name != "melds"},
+            "hand": list(o.hand), "known_next": list(o.known_next), "opened": list(o.opened),
+            "stack_tops": tuple(o.stack_tops),
+            "melds": [[_meld_reading(m) for m in team] for team in o.melds]}
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name: str) -> None:
+    """The heuristic reads the seat's state carried by the legal actions (no view is
+    built); at every decision of whole hands that reading equals the one it takes from
+    the seat's view, and so do its choices."""
+    rules = preset(name)
+    decisions = 0
+    for seed in range(3):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            legal = game.legal_actions()
+            state = legal.seat_state
+            assert state is not None
+            from_state = obs_from_hand(state, game.actor)
+            from_view = obs_from_view(seat_view(game, game.actor), rules)
+            assert _reading(from_state) == _reading(from_view)
+            action = bots[game.actor].choose(None, legal)
+            assert action == decide(from_view, game.legal_actions().__contains__, legal)
+            game.apply(action)
+            decisions += 1
+    assert decisions > 300

@@ -162,7 +162,8 @@ def high_card_cut(seats: int, rng: random.Random) -> int:
 class Meld:
     """A meld on the table; it is a book once it holds ``book_size`` cards."""
 
-    __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "suit", "view", "wilds")
+    __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "size", "suit", "view",
+                 "wilds")
 
     def __init__(self, kind: int, rank: int, suit: int, cards: list[Card]) -> None:
         #: what a view made of this meld, as (cards, index, view): a cache for
@@ -172,19 +173,18 @@ class Meld:
         self.rank = rank
         self.suit = suit
         self.cards = cards
+        #: how many cards it holds (kept with ``cards``: read far more often than changed)
+        self.size = len(cards)
         self.wilds = sum(1 for c in cards if WILD[c])
-        self.naturals = len(cards) - self.wilds
+        self.naturals = self.size - self.wilds
         ranks = [RANK[c] for c in cards]
         self.low = min(ranks)
         self.high = max(ranks)
 
-    @property
-    def size(self) -> int:
-        return len(self.cards)
-
     def copy(self) -> Meld:
         m = Meld.__new__(Meld)
         m.kind, m.rank, m.suit, m.cards = self.kind, self.rank, self.suit, self.cards[:]
+        m.size = self.size
         m.wilds, m.naturals, m.low, m.high = self.wilds, self.naturals, self.low, self.high
         m.view = self.view
         return m
@@ -394,6 +394,15 @@ class Hand:
     def foot_size(self, seat: int) -> int:
         foot = self.feet[seat]
         return 0 if foot is None else len(foot)
+
+    def card_counts(self, seat: int) -> tuple[int, int]:
+        """How many cards ``seat`` holds in its hand and in its foot, as the whole
+        table sees them (while hands are chosen: the two stacks it has not chosen
+        between yet)."""
+        if self.phase == Phase.CHOOSE and self.feet[seat] is None:
+            hand, foot = self.stacks[seat]
+            return len(hand), len(foot)
+        return self.hand_len[seat], self.foot_size(seat)
 
     @property
     def pile_top(self) -> Card | None:
@@ -1017,6 +1026,7 @@ class Hand:
         team = self.team_of[seat]
         meld = self.melds[team][index]
         meld.cards.extend(cards)
+        meld.size += len(cards)
         self.table_cards[team] += len(cards)
         for c in cards:
             if WILD[c]:
@@ -1084,6 +1094,7 @@ class Hand:
     @staticmethod
     def _add_cards_to_meld(meld: Meld, cards: Sequence[Card]) -> None:
         meld.cards.extend(cards)
+        meld.size += len(cards)
         for c in cards:
             if WILD[c]:
                 meld.wilds += 1
@@ -1156,7 +1167,7 @@ class Hand:
         """The legal actions now, for the player to act: they answer from
         :meth:`seat_copy`, so nothing reachable from them shows a card that player
         cannot see."""
-        return LegalActions(self.seat_copy(), self.rules)
+        return LegalActions(self.seat_copy(), self.rules, seat_copy=True)
 
     def seat_copy(self) -> Hand:
         """This hand as the player to act may know it: its own cards, the table, every
@@ -1641,17 +1652,29 @@ class LegalActions(Sequence[Action]):
     say another suit where suits do not matter, is accepted too). The sequence belongs to
     the state it was made for: once an action has been carried out it refuses to answer.
 
-    ``rules`` is the rule set being played (public).
+    ``rules`` is the rule set being played (public). :attr:`seat_state` is the state
+    as the player to act knows it, when the actions were made for that player.
     """
 
-    __slots__ = ("__hand", "_accepted", "_list", "_stamp", "rules")
+    __slots__ = ("__hand", "_accepted", "_list", "_seat", "_stamp", "rules")
 
-    def __init__(self, hand: Hand | None, rules: Rules | None = None) -> None:
+    def __init__(self, hand: Hand | None, rules: Rules | None = None,
+                 seat_copy: bool = False) -> None:
         self.__hand = hand
+        self._seat = seat_copy and hand is not None
         self._accepted: object = None
         self._list: list[Action] | None = None if hand is not None else []
         self._stamp = len(hand.history) if hand is not None else 0
         self.rules = rules if rules is not None or hand is None else hand.rules
+
+    @property
+    def seat_state(self) -> Hand | None:
+        """The hand as the player to act knows it (:meth:`Hand.seat_copy`: every card that
+        player cannot see is face down), for players that read the state in the engine's
+        own form rather than a :class:`~handfoot.views.View`; None when these actions
+        answer from a full state (inside a search, say). It shares its lists with the
+        game, so it is for reading only, and only until an action is carried out."""
+        return self.__hand if self._seat else None
 
     def _state(self) -> Hand:
         hand = self.__hand

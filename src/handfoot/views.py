@@ -187,10 +187,7 @@ def _player_views(hand: Hand) -> tuple[PlayerView, ...]:
 
 
 def _player_view(hand: Hand, s: int) -> PlayerView:
-    if hand.phase == Phase.CHOOSE and hand.feet[s] is None:
-        hand_count, foot_count = len(hand.stacks[s][0]), len(hand.stacks[s][1])
-    else:
-        hand_count, foot_count = hand.hand_len[s], hand.foot_size(s)
+    hand_count, foot_count = hand.card_counts(s)
     known = hand.known[s]
     return PlayerView(
         s, hand.team_of[s], hand_count, foot_count, hand.in_foot[s], hand.foot_turns[s],

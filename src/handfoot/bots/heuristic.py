@@ -46,7 +46,15 @@ from handfoot.actions import (
     TakePile,
 )
 from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
-from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, count_books
+from handfoot.engine import (
+    RANK_MELD,
+    SEQUENCE,
+    WILD_MELD,
+    Hand,
+    LegalActions,
+    Phase,
+    count_books,
+)
 from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
@@ -188,8 +196,10 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
 
 
 def obs_from_hand(hand: Hand, seat: int) -> Obs:
-    """The same reading taken straight from a state (used inside search, on imagined
-    deals, where building a full view for every decision would cost too much)."""
+    """The same reading taken straight from a state: the seat's own state carried by
+    its legal actions (:attr:`~handfoot.engine.LegalActions.seat_state`), or an
+    imagined deal inside a search, where building a view for every decision would
+    cost too much. ``obs_from_view`` of the seat's view reads the same (tested)."""
     o = Obs()
     rules = hand.rules
     n = hand.seats
@@ -198,7 +208,8 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.phase, o.turn = _PHASES[hand.phase], hand.seat
     o.hand, o.hand_len = hand.hands[seat], hand.hand_len[seat]
     o.in_foot = hand.in_foot[seat]
-    o.foot_left = hand.foot_size(seat)
+    choosing = hand.phase == Phase.CHOOSE
+    o.foot_left = hand.card_counts(seat)[1] if choosing else hand.foot_size(seat)
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
     o.melds = hand.melds  # read only
@@ -209,11 +220,17 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     partner_hand = partner_foot = 0
     for s in range(n):
         if s != seat and hand.team_of[s] == team:
-            partner_hand += hand.hand_len[s]
-            partner_foot += hand.foot_size(s)
+            if choosing:
+                h, f = hand.card_counts(s)
+                partner_hand += h
+                partner_foot += f
+            else:
+                partner_hand += hand.hand_len[s]
+                partner_foot += hand.foot_size(s)
     o.partner_hand, o.partner_foot_left = partner_hand, partner_foot
     o.permission, o.asked = hand.permission, hand.phase == Phase.ASK
-    o.stack_tops = ()
+    # While hands are chosen, the two stacks' top cards lie face up.
+    o.stack_tops = tuple([(a[0], b[0]) for a, b in hand.stacks]) if choosing else ()
     return o
 
 
@@ -667,15 +684,22 @@ class HeuristicBot:
     """The rule-based player (``medium`` in the user interface)."""
 
     name = "heuristic"
-    uses_view = True
+    #: it reads the seat's state carried by the legal actions when they carry it (the
+    #: same knowledge as the view, without building one), and the view otherwise
+    uses_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
-        if view is None:
-            return legal[0]
-        return decide(obs_from_view(view, rules_of(view, legal)), legal.__contains__, legal)
+        state = legal.seat_state if isinstance(legal, LegalActions) else None
+        if state is not None:
+            o = obs_from_hand(state, state.actor)
+        elif view is not None:
+            o = obs_from_view(view, rules_of(view, legal))
+        else:
+            raise ValueError("the heuristic needs the seat's view or the seat's state")
+        return decide(o, legal.__contains__, legal)
 
 
 def rules_of(view: View, legal: Sequence[Action]) -> Rules:
