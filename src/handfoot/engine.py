@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
 from operator import le
-from typing import Protocol, cast
+from typing import Protocol
 
 from handfoot.actions import (
     ASK,
@@ -70,6 +70,12 @@ class Phase(IntEnum):
     PLAY = 2  #: the player lays down, adds, asks to go out, and discards
     ASK = 3  #: the partner answers a request to go out
     OVER = 4  #: the hand is over
+
+
+# The phases again as plain module names: the engine reads them on every action, and
+# reading an enum's member goes through its class each time.
+_CHOOSE, _DRAW, _PLAY = Phase.CHOOSE, Phase.DRAW, Phase.PLAY
+_ASK, _OVER = Phase.ASK, Phase.OVER
 
 
 class IllegalAction(ValueError):
@@ -232,15 +238,35 @@ def _plus(used: list[int], cards: Sequence[Card]) -> list[int]:
 
 
 _NO_DEAL = Deal((), 0)
-_FACE_DOWN: dict[int, tuple[Card, ...]] = {}
+# A seat copy is never played on, so its face-down cards are shared tuples, typed as the
+# lists they stand in for (``typing.cast`` would cost a call on the hot path).
+_FACE_DOWN: dict[int, list[Card]] = {}
+_FACE_DOWN_PILES: dict[tuple[int, Card], list[Card]] = {}
+_BLANK: list[int] = NO_CARDS  # type: ignore[assignment]
 
 
 def _face_down(n: int) -> list[Card]:
-    """``n`` face-down cards (a tuple: a copy never changes them)."""
+    """``n`` face-down cards."""
     cards = _FACE_DOWN.get(n)
-    if cards is None:
-        cards = _FACE_DOWN[n] = (FACE_DOWN,) * n
-    return cast(list[Card], cards)
+    if cards is not None:
+        return cards
+    made: list[Card] = (FACE_DOWN,) * n  # type: ignore[assignment]
+    _FACE_DOWN[n] = made
+    return made
+
+
+def _face_down_pile(pile: list[Card]) -> list[Card]:
+    """A discard pile with only its top card face up (at most some 6,000 of them: a
+    pile's size times a top card)."""
+    if not pile:
+        return []
+    key = (len(pile), pile[-1])
+    cards = _FACE_DOWN_PILES.get(key)
+    if cards is not None:
+        return cards
+    made: list[Card] = (FACE_DOWN,) * (len(pile) - 1) + (pile[-1],)  # type: ignore[assignment]
+    _FACE_DOWN_PILES[key] = made
+    return made
 
 
 def _needs(counts: list[int], held: list[int]) -> str | None:
@@ -356,11 +382,11 @@ class Hand:
         self.table_cards = [0] * self.teams
         self._reset_view_caches()
         if rules.deal.choose_hand == "seeing-tops":
-            self.phase = Phase.CHOOSE
+            self.phase = _CHOOSE
         else:
             for s in range(n):
                 self._set_hand(s, 0)
-            self.phase = Phase.DRAW
+            self.phase = _DRAW
             self._lay_dealt_red_threes()
 
     def _reset_view_caches(self) -> None:
@@ -399,7 +425,7 @@ class Hand:
         """How many cards ``seat`` holds in its hand and in its foot, as the whole
         table sees them (while hands are chosen: the two stacks it has not chosen
         between yet)."""
-        if self.phase == Phase.CHOOSE and self.feet[seat] is None:
+        if self.phase == _CHOOSE and self.feet[seat] is None:
             hand, foot = self.stacks[seat]
             return len(hand), len(foot)
         return self.hand_len[seat], self.foot_size(seat)
@@ -410,7 +436,7 @@ class Hand:
 
     @property
     def over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     def _set_hand(self, seat: int, stack: int) -> None:
         a, b = self.stacks[seat]
@@ -834,25 +860,25 @@ class Hand:
     # ----------------------------------------------------------------- verify
     def verify(self, action: Action, seat: int | None = None) -> None:
         """Raise an :class:`IllegalAction` saying why ``action`` is not legal now."""
-        if self.phase == Phase.OVER:
+        if self.phase == _OVER:
             raise WrongPhase("The hand is over.")
         if seat is not None and seat != self.actor:
             raise NotYourTurn(self._whose_turn_text())
         p = self.actor
         phase = self.phase
         if isinstance(action, ChooseHand):
-            if phase != Phase.CHOOSE:
+            if phase != _CHOOSE:
                 raise WrongPhase("The hands have already been chosen.")
             if action.stack not in (0, 1):
                 raise IllegalAction("Choose stack 1 or stack 2.")
             return
-        if phase == Phase.CHOOSE:
+        if phase == _CHOOSE:
             raise WrongPhase("First choose which of your two stacks is your hand.")
         if isinstance(action, AnswerGoOut):
-            if phase != Phase.ASK:
+            if phase != _ASK:
                 raise WrongPhase("Nobody has asked to go out.")
             return
-        if phase == Phase.ASK:
+        if phase == _ASK:
             raise WrongPhase("Your partner has asked to go out: answer yes or no.")
         empty_hand = self.hand_len[p] == 0 and not self.in_foot[p]
         if isinstance(action, PickUpFoot):
@@ -864,7 +890,7 @@ class Hand:
         if empty_hand:
             raise IllegalAction("Your hand is empty: pick up your foot.")
         if isinstance(action, Draw | TakePile | TakeUpcard):
-            if phase != Phase.DRAW:
+            if phase != _DRAW:
                 raise WrongPhase("You have already drawn this turn.")
             if isinstance(action, TakeUpcard):
                 if self.rules.turn.first_turn_upcard == "no":
@@ -874,9 +900,9 @@ class Hand:
             elif isinstance(action, TakePile):
                 self._check_take_pile(p, action)
             return
-        if phase == Phase.DRAW:
+        if phase == _DRAW:
             raise WrongPhase("Draw first: from the stock, or take the pile.")
-        # Phase.PLAY
+        # _PLAY
         team = self.team_of[p]
         if isinstance(action, LayDown):
             if not action.melds:
@@ -934,7 +960,7 @@ class Hand:
         raise IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
 
     def _whose_turn_text(self) -> str:
-        if self.phase == Phase.ASK:
+        if self.phase == _ASK:
             return f"It is seat {self.actor + 1}'s turn to answer."
         return f"It is not your turn: seat {self.actor + 1} is playing."
 
@@ -979,7 +1005,7 @@ class Hand:
             self.hand_len[p] += 1
             self.known[p][c] += 1
             self.known_version += 1
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             self.may_end_turn = self.rules.turn.first_turn_upcard == "take-no-discard"
             if self.rules.threes.red == "board":
                 self._lay_red_threes(p)
@@ -987,17 +1013,17 @@ class Hand:
             self._end_turn(p)
         elif isinstance(action, AskToGoOut):
             self.asked = True
-            self.phase = Phase.ASK
+            self.phase = _ASK
             self.actor = self.partner_to_ask(p)
         elif isinstance(action, AnswerGoOut):
             self.permission = action.yes
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             self.actor = self.seat
         elif isinstance(action, ChooseHand):
             self._set_hand(p, action.stack)
             nxt = (p + 1) % self.seats
             if nxt == self.first_seat:
-                self.phase = Phase.DRAW
+                self.phase = _DRAW
                 self.actor = self.first_seat
                 self._lay_dealt_red_threes()
             else:
@@ -1056,7 +1082,7 @@ class Hand:
             self.hand_len[seat] += 1
         if board:
             self._lay_red_threes(seat)
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
 
     def _take_pile(self, seat: int, action: TakePile) -> None:
         _, count, target = self._check_take_pile(seat, action)
@@ -1087,7 +1113,7 @@ class Hand:
         self.known_version += 1
         self.hand_len[seat] += count - 1
         self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if self.hand_len[seat] == 0 and self.in_foot[seat]:
             self._go_out(seat)
 
@@ -1136,7 +1162,7 @@ class Hand:
         self.asked = False
         self.permission = None
         self.may_end_turn = False
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         if not self._stock_available():
             self._end_hand("stock")
 
@@ -1145,12 +1171,12 @@ class Hand:
         self._end_hand("out")
 
     def _end_hand(self, how: str) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.ended_by = how
 
     def call_time(self) -> None:
         """Time is called: the hand ends as it stands, with no going-out bonus."""
-        if self.phase != Phase.OVER:
+        if self.phase != _OVER:
             self._end_hand("time")
 
     # ------------------------------------------------------------ legal moves
@@ -1177,20 +1203,18 @@ class Hand:
         on nothing else, so the copy answers exactly as the hand does (tested); it
         shares the history, so it knows when it has gone stale."""
         me = self.actor
-        # A copy is never played on, so its face-down cards can be shared tuples.
-        blank = cast(list[int], NO_CARDS)
         feet = self._face_down_feet
         if feet is None:  # made again only when a foot is dealt or picked up
-            feet = self._face_down_feet = cast(list[list[Card] | None], tuple(
-                None if f is None else _face_down(len(f)) for f in self.feet))
-        pile = self.pile
+            feet = self._face_down_feet = [None if f is None else _face_down(len(f))
+                                           for f in self.feet]
+        hands = [_BLANK] * self.seats
+        hands[me] = self.hands[me]
         d = self.__dict__.copy()
         d.update(
-            hands=[counts if s == me else blank for s, counts in enumerate(self.hands)],
-            feet=feet, stock=_face_down(len(self.stock)),
-            pile=[*_face_down(len(pile) - 1), pile[-1]] if pile else [],
+            hands=hands, feet=feet, stock=_face_down(len(self.stock)),
+            pile=_face_down_pile(self.pile),
             stacks=([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
-                     for a, b in self.stacks] if self.phase == Phase.CHOOSE else []),
+                     for a, b in self.stacks] if self.phase == _CHOOSE else []),
             deal=_NO_DEAL, rng=_NO_RNG,  # never drawn on: a copy only answers what is legal
             _replay_shuffles=[], shuffles=[])
         h = Hand.__new__(Hand)
@@ -1199,21 +1223,21 @@ class Hand:
 
     def iter_legal_actions(self) -> Iterator[Action]:
         phase = self.phase
-        if phase == Phase.OVER:
+        if phase == _OVER:
             return
         p = self.actor
-        if phase == Phase.CHOOSE:
+        if phase == _CHOOSE:
             yield ChooseHand(0)
             yield ChooseHand(1)
             return
-        if phase == Phase.ASK:
+        if phase == _ASK:
             yield YES
             yield NO
             return
         if self.hand_len[p] == 0 and not self.in_foot[p]:
             yield PICK_UP_FOOT
             return
-        if phase == Phase.DRAW:
+        if phase == _DRAW:
             yield DRAW
             if self.is_legal(TAKE_UPCARD):
                 yield TAKE_UPCARD
@@ -1616,7 +1640,7 @@ class Hand:
         """How many of each card are anywhere (hands, feet, table, pile, stock)."""
         counts = [0] * NUM_CARDS
         for s in range(self.seats):
-            if self.phase == Phase.CHOOSE and self.feet[s] is None:
+            if self.phase == _CHOOSE and self.feet[s] is None:
                 for c in self.stacks[s][0] + self.stacks[s][1]:
                     counts[c] += 1
                 continue
