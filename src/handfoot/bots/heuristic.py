@@ -484,15 +484,21 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     size = mr.book_size
     melds = o.melds[team]
     wilds = wilds_of(hand)
-    # 1. Naturals onto the team's melds of their rank (open ones first, then books).
-    order = [i for i, m in enumerate(melds) if m.size < size]
-    order += [i for i, m in enumerate(melds) if m.size >= size]
-    for i in order:
+    # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
+    # the sequences and the wild-card meld extended: only melds something held can go on.
+    order = []
+    for i, m in enumerate(melds):
+        kind = m.kind
+        if kind == RANK_MELD:
+            base = (m.rank - 2) * 4
+            if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
+                order.append((m.size >= size, i))
+        elif m.size < size and (kind == SEQUENCE or wilds):
+            order.append((False, i))
+    order.sort()
+    for _, i in order:
         m = melds[i]
         if m.kind == RANK_MELD:
-            base = (m.rank - 2) * 4
-            if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
-                continue
             nats = naturals_of(hand, m.rank)
             for k in range(len(nats), 0, -1):
                 yield (AddToMeld(i, tuple(nats[:k])))
