@@ -59,9 +59,9 @@ from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
 _KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
-_PHASES = {Phase.CHOOSE: "choose", Phase.DRAW: "draw", Phase.PLAY: "play",
-           Phase.ASK: "ask", Phase.OVER: "over"}
-TWOS_AND_JOKER = (0, 1, 2, 3, JOKER)
+_PHASES = ("choose", "draw", "play", "ask", "over")  # by Phase
+assert all(_PHASES[p] == p.name.lower() for p in Phase)
+_CHOOSE, _ASK = Phase.CHOOSE, Phase.ASK  # read on every decision: module names are faster
 
 
 class MeldInfo:
@@ -203,32 +203,48 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o = Obs()
     rules = hand.rules
     n = hand.seats
-    team = hand.team_of[seat]
-    o.rules, o.seat, o.team = rules, seat, team
-    o.phase, o.turn = _PHASES[hand.phase], hand.seat
-    o.hand, o.hand_len = hand.hands[seat], hand.hand_len[seat]
+    team_of = hand.team_of
+    team = team_of[seat]
+    phase = hand.phase
+    o.rules = rules
+    o.seat = seat
+    o.team = team
+    o.phase = _PHASES[phase]
+    o.turn = hand.seat
+    o.hand = hand.hands[seat]
+    hand_len = hand.hand_len
+    o.hand_len = hand_len[seat]
     o.in_foot = hand.in_foot[seat]
-    choosing = hand.phase == Phase.CHOOSE
-    o.foot_left = hand.card_counts(seat)[1] if choosing else hand.foot_size(seat)
+    choosing = phase == _CHOOSE
+    feet = hand.feet
+    foot = feet[seat]
+    o.foot_left = (hand.card_counts(seat)[1] if choosing
+                   else 0 if foot is None else len(foot))
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
     o.melds = hand.melds  # read only
-    o.pile_top, o.pile_size = hand.pile_top, len(hand.pile)
+    pile = hand.pile
+    o.pile_top = pile[-1] if pile else None
+    o.pile_size = len(pile)
     o.pile_wild = hand.pile_wilds > 0
     o.stock_size = len(hand.stock)
     o.known_next = hand.known[(seat + 1) % n]
     partner_hand = partner_foot = 0
     for s in range(n):
-        if s != seat and hand.team_of[s] == team:
+        if s != seat and team_of[s] == team:
             if choosing:
                 h, f = hand.card_counts(s)
                 partner_hand += h
                 partner_foot += f
             else:
-                partner_hand += hand.hand_len[s]
-                partner_foot += hand.foot_size(s)
-    o.partner_hand, o.partner_foot_left = partner_hand, partner_foot
-    o.permission, o.asked = hand.permission, hand.phase == Phase.ASK
+                partner_hand += hand_len[s]
+                foot = feet[s]
+                if foot is not None:
+                    partner_foot += len(foot)
+    o.partner_hand = partner_hand
+    o.partner_foot_left = partner_foot
+    o.permission = hand.permission
+    o.asked = phase == _ASK
     # While hands are chosen, the two stacks' top cards lie face up.
     o.stack_tops = tuple([(a[0], b[0]) for a, b in hand.stacks]) if choosing else ()
     return o
@@ -238,13 +254,23 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
 
 
 def naturals_of(hand: list[int], rank: int) -> list[Card]:
+    """The cards of ``rank`` held, by suit."""
     base = (rank - 2) * 4
-    return [c for c in range(base, base + 4) for _ in range(hand[c])]
+    out: list[Card] = []
+    for c in range(base, base + 4):
+        k = hand[c]
+        if k:
+            out += (c,) * k
+    return out
 
 
 def wilds_of(hand: list[int]) -> list[Card]:
     """Wild cards held, twos first (they are worth less than jokers)."""
-    return [c for c in TWOS_AND_JOKER for _ in range(hand[c])]
+    a, b, c, d = hand[0:4]  # the four 2s
+    j = hand[JOKER]
+    if not (a or b or c or d or j):
+        return []
+    return [0] * a + [1] * b + [2] * c + [3] * d + [JOKER] * j
 
 
 def held_points(rules: Rules, hand: list[int]) -> int:
