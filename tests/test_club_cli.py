@@ -257,3 +257,49 @@ def test_a_filled_in_template_scores_like_the_example() -> None:
     sheets[1]["teams"].reverse()
     with pytest.raises(EventError, match=r"sheet 2: team 1 lists .*, who plays for team 2"):
         result_from_sheets(ev, 1, 1, sheets)
+
+
+def test_cli_tiebreak_makes_the_organiser_pages_checks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``handfoot event tiebreak`` refuses what the organiser's page refuses: before the
+    event is over, a play-off winner where the rules draw high cards, a tie already
+    broken."""
+    from handfoot.club.store import ClubStore
+    from test_club_event import tied_event
+
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    db = ["--db", url]
+    store = ClubStore(url)
+    try:
+        early = tied_event("high-card")  # tied after round 1 of 2
+        early.name, early.rounds = "Early", 2
+        early_results = list(early.results)
+        early.results.clear()
+        store.create(early, "pass")
+        store.save_draw(early, early.draws[1])
+        for result in early_results:
+            store.add_result(early, result)
+        ev = tied_event("high-card")
+        results = list(ev.results)
+        ev.results.clear()
+        store.create(ev, "pass")
+        store.save_draw(ev, ev.draws[1])
+        store.add_result(ev, results[0])
+    finally:
+        store.close()
+    code, _, err = run(capsys, "event", "tiebreak", "Early", "--seed", "7", *db)
+    assert code == 2 and "round 2 still to be played" in err
+    code, _, err = run(capsys, "event", "tiebreak", "Tied", "--seed", "7", *db)
+    assert code == 2 and "round 1 table 2 still to come" in err
+    store = ClubStore(url)
+    try:
+        store.add_result(ev, results[1])
+    finally:
+        store.close()
+    code, _, err = run(capsys, "event", "tiebreak", "Tied", "--winner", "Anyone", *db)
+    assert code == 2 and "high-card draw, not a play-off" in err
+    code, out, err = run(capsys, "event", "tiebreak", "Tied", "--seed", "7", *db)
+    assert code == 0, err
+    assert "drew" in out and "First place (team)" in out
+    code, _, err = run(capsys, "event", "tiebreak", "Tied", "--seed", "8", *db)
+    assert code == 2 and "already broken" in err

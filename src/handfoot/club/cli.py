@@ -186,15 +186,15 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_tiebreak(args: argparse.Namespace) -> int:
-    from handfoot.club.standings import high_card_draw, record_playoff
+    from handfoot.club.standings import check_tie_break, high_card_draw, record_playoff
     store = _store(args)
     event = store.load(args.name)
+    # The same checks as the organiser's page: as the rule set says, once the event is
+    # over, and only a tie still to be broken.
+    check_tie_break(event, args.kind, playoff=bool(args.winner))
     if args.winner:
         tb = record_playoff(event, args.kind, args.winner)
     elif args.seed is not None:
-        if event.rules.game.tie_break == "none":
-            raise EventError("the rule set has no tie-break (game.tie_break = \"none\"): "
-                             "first place is shared")
         tb = high_card_draw(event, args.kind, args.seed)
     else:
         raise EventError("give --seed S for a high-card draw, or --winner NAME for the "

@@ -197,6 +197,44 @@ def high_card_draw(event: Event, kind: str, seed: int) -> TieBreak:
     return tb
 
 
+KIND_PLURALS = {"team": "teams", "player": "players", "chapter": "chapters"}
+
+
+def check_tie_break(event: Event, kind: str, playoff: bool = False) -> None:
+    """Whether a tie for first place among ``kind`` entries may be broken now (a
+    play-off's winner entered, with ``playoff``; a high-card draw otherwise): only as
+    the rule set says, once the event is over (every round drawn, every result in), and
+    only a tie still to be broken. Raises :class:`EventError` in the organiser's words."""
+    how = event.rules.game.tie_break
+    if how == "none":
+        raise EventError("These rules have no tie-break: first place is shared.")
+    if kind not in KIND_PLURALS:
+        raise EventError("Say which standings: team, player or chapter.")
+    to_draw = [r for r in range(1, event.rounds + 1) if r not in event.draws]
+    if to_draw:
+        raise EventError("A tie for first place is broken when the event is over: "
+                         + ", ".join(f"round {r}" for r in to_draw)
+                         + " still to be played.")
+    st = standings(event)
+    if st.missing:
+        raise EventError("Enter every table's result first: "
+                         + ", ".join(f"round {r} table {n}" for r, n in st.missing[:6])
+                         + (" ..." if len(st.missing) > 6 else "") + " still to come.")
+    plural = KIND_PLURALS[kind]
+    if kind not in st.pending:
+        top = st.by_kind(kind)[:1]
+        if top and not top[0].shared and "tie-break" in top[0].note:
+            raise EventError(f"The tie for first place among the {plural} was already "
+                             f"broken: {top[0].name} won.")
+        if top and top[0].shared:
+            raise EventError(f"First place among the {plural} is shared by partners who "
+                             "played every game together; there is no tie to break.")
+        raise EventError(f"There is no tie for first place among the {plural}.")
+    if playoff and how != "playoff-hand":
+        raise EventError("These rules break a tie by a high-card draw, not a play-off: "
+                         "give the draw's seed.")
+
+
 def record_playoff(event: Event, kind: str, winner: str) -> TieBreak:
     """The organiser enters the winner of a play-off (by name, as the standings show it)."""
     tied = _tied(event, kind)

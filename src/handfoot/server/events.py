@@ -51,6 +51,7 @@ from handfoot.club.results import result_from_game, result_from_sheets
 from handfoot.club.standings import (
     Line,
     Standings,
+    check_tie_break,
     high_card_draw,
     record_playoff,
     standings,
@@ -667,39 +668,11 @@ class EventService:
         the winner of a play-off (``playoff-hand``, or a high-card draw "if time
         dictates"). Kept with the event; only a tie still to be broken."""
         how = event.rules.game.tie_break
-        if how == "none":
-            raise EventApiError("These rules have no tie-break: first place is shared.")
         kind = _text(data, "kind", 20) or "team"
-        kinds = {"team": "teams", "player": "players", "chapter": "chapters"}
-        if kind not in kinds:
-            raise EventApiError("Say which standings: team, player or chapter.")
-        to_draw = [r for r in range(1, event.rounds + 1) if r not in event.draws]
-        if to_draw:
-            raise EventApiError("A tie for first place is broken when the event is over: "
-                                + ", ".join(f"round {r}" for r in to_draw)
-                                + " still to be played.")
-        st = standings(event)
-        if st.missing:
-            raise EventApiError("Enter every table's result first: "
-                                + ", ".join(f"round {r} table {n}" for r, n in st.missing[:6])
-                                + (" ..." if len(st.missing) > 6 else "")
-                                + " still to come.")
-        if kind not in st.pending:
-            top = st.by_kind(kind)[:1]
-            if top and not top[0].shared and "tie-break" in top[0].note:
-                raise EventApiError(f"The tie for first place among the {kinds[kind]} was "
-                                    f"already broken: {top[0].name} won.")
-            if top and top[0].shared:
-                raise EventApiError(f"First place among the {kinds[kind]} is shared by "
-                                    "partners who played every game together; there is "
-                                    "no tie to break.")
-            raise EventApiError(f"There is no tie for first place among the {kinds[kind]}.")
         winner = _text(data, "winner", 300).strip()
+        check_tie_break(event, kind, playoff=bool(winner))
         seed_value = data.get("seed")
         if winner:
-            if how != "playoff-hand":
-                raise EventApiError("These rules break a tie by a high-card draw, not a "
-                                    "play-off: give the draw's seed.")
             tb = record_playoff(event, kind, winner)
         elif seed_value not in (None, ""):
             tb = high_card_draw(event, kind, _int(data, "seed", "The seed", None, 0,
