@@ -161,7 +161,16 @@ async function refresh() {
     $("#org-standings").innerHTML = standingsHTML(d.standings);
     if (tieKey(d) !== ev.tieKey) renderTies();
     const info = d.rounds_info[ev.round - 1];
+    if (roundKey(info) !== ev.roundKey) { renderRounds(); return; }
+    // A table that started online or whose result came in gets its new card and buttons;
+    // the others only their words (a form being filled in on another card stays as it is).
     if (info.drawn) for (const t of info.tables) {
+      const card = document.getElementById(`tcard-${t.number}`);
+      if (card && tableKey(t) !== card.dataset.key) {
+        card.outerHTML = tableCard(t);
+        bindTables(document.getElementById(`tcard-${t.number}`));
+        continue;
+      }
       const el = document.getElementById(`tstatus-${t.number}`);
       if (el) el.innerHTML = tableStatus(t);
     }
@@ -225,8 +234,11 @@ function tableStatus(t) {
   }
   return "<span>Not started.</span>";
 }
+function roundKey(info) { return JSON.stringify([info.round, info.drawn, info.seed ?? null, info.tables ? info.tables.length : 0]); }
+function tableKey(t) { return JSON.stringify([t.result ? [t.result.source, t.result.totals] : null, t.online ? t.online.table_id : null]); }
 function renderRounds() {
   const d = ev.data;
+  ev.roundKey = roundKey(d.rounds_info[ev.round - 1]);
   $("#round-tabs").innerHTML = d.rounds_info.map((r) => `<button type="button" role="tab" class="tab ${r.round === ev.round ? "on" : ""}" data-round="${r.round}" aria-selected="${r.round === ev.round}">Round ${r.round}${r.drawn ? "" : " (not drawn)"}</button>`).join("");
   for (const b of document.querySelectorAll("#round-tabs .tab")) {
     b.addEventListener("click", () => { ev.round = Number(b.dataset.round); ev.roundChosen = true; renderRounds(); });
@@ -273,9 +285,12 @@ function renderRounds() {
       } catch (err) { say(err.message, true); }
     });
   }
-  for (const b of document.querySelectorAll("[data-online]")) b.addEventListener("click", () => startOnline(Number(b.dataset.online)));
-  for (const b of document.querySelectorAll("[data-paper]")) b.addEventListener("click", () => openPaper(Number(b.dataset.paper)));
-  for (const b of document.querySelectorAll("[data-newlink]")) {
+  bindTables($("#round-body"));
+}
+function bindTables(root) {
+  for (const b of root.querySelectorAll("[data-online]")) b.addEventListener("click", () => startOnline(Number(b.dataset.online)));
+  for (const b of root.querySelectorAll("[data-paper]")) b.addEventListener("click", () => openPaper(Number(b.dataset.paper)));
+  for (const b of root.querySelectorAll("[data-newlink]")) {
     b.addEventListener("click", async () => {
       const [t, s] = b.dataset.newlink.split(":").map(Number);
       try {
@@ -309,7 +324,7 @@ function tableCard(t) {
       `<li>Seat ${s + 1}, ${esc(name)}: ${links[s] ? `<a class="invite" href="${esc(links[s])}" target="_blank">${esc(links[s])}</a>` : "<i>given out</i>"} <button type="button" class="small" data-newlink="${t.number}:${s}">New link</button></li>`).join("")}</ul>
       <a href="/table/${t.online.table_id}" target="_blank">Watch the table</a></div>`;
   }
-  return `<div class="tablecard"><h3>Table ${t.number}${t.individuals ? " (individuals)" : ""}</h3>${teams}
+  return `<div class="tablecard" id="tcard-${t.number}" data-key="${esc(tableKey(t))}"><h3>Table ${t.number}${t.individuals ? " (individuals)" : ""}</h3>${teams}
     <p id="tstatus-${t.number}">${tableStatus(t)}</p>${actions}</div>`;
 }
 async function startOnline(number) {
