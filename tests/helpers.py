@@ -12,7 +12,8 @@ def snapshot(hand: Hand) -> tuple[Any, ...]:
     return (
         [h[:] for h in hand.hands], hand.hand_len[:],
         [None if f is None else f[:] for f in hand.feet], hand.in_foot[:], hand.foot_turns[:],
-        [[(m.kind, m.rank, m.suit, m.cards[:], m.naturals, m.wilds, m.low, m.high) for m in ms]
+        [[(m.kind, m.rank, m.suit, m.cards[:], m.size, m.naturals, m.wilds, m.low, m.high)
+          for m in ms]
          for ms in hand.melds],
         hand.opened[:], [r[:] for r in hand.red_threes], hand.pile[:], hand.pile_wilds,
         hand.stock[:], hand.phase, hand.seat, hand.actor, hand.turn_number, hand.asked,

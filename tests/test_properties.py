@@ -97,6 +97,8 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
             assert len(set(legal)) == len(legal), "legal_actions() lists an action twice"
             census = hand.card_census()
             assert Counter({c: n for c, n in enumerate(census) if n}) == deck
+            for m in (m for team in hand.melds for m in team):  # what a meld keeps of itself
+                assert m.size == len(m.cards) == m.naturals + m.wilds
             for offered in rng.sample(legal, min(4, len(legal))):
                 hand.verify(offered)  # every offered action is accepted
             # The player is given legal actions that answer from a copy of the hand with
