@@ -1,23 +1,45 @@
-"""Set-up helpers shared by the preset tests: stacked hands, cards taken out of play
-for earlier play the test stands for, melds on the table, a given pile, a seat in its foot,
-and a check that a refused action changes nothing."""
+"""Set-up helpers shared by the preset tests that stack a hand and then take cards out
+of play for earlier play the test stands for (classic, samba, six-deck): a stacked hand,
+cards taken out of play, melds on the table, a given pile and a seat in its foot.
+
+(The check that a refused action changes nothing is :func:`helpers.refused`.)"""
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Mapping
 
 from handfoot.cards import JOKER, counts_of, parse_cards
-from handfoot.engine import Hand, IllegalAction, Meld, Phase
+from handfoot.engine import Hand, Meld, Phase
+from handfoot.rules import Rules
+from handfoot.testing import stacked_deal
 
 _FIXED: dict[int, set[int]] = {}
 _STACKED: dict[int, int] = {}
+_FROM_HANDS: dict[int, bool] = {}
 
 
-def register(hand: Hand, fixed: set[int], stock: str) -> Hand:
-    """Remember which seats the test fixed and how many stock cards it stacked on top."""
+def register(hand: Hand, fixed: set[int], stock: str, from_hands: bool = True) -> Hand:
+    """Remember which seats the test fixed (:func:`take` leaves their hands and feet
+    alone) and how many stock cards it stacked on top. ``from_hands=False``: take never
+    draws on any hand (the test stacked every hand), only on the feet of other seats."""
     _FIXED[id(hand)] = fixed
     _STACKED[id(hand)] = len(parse_cards(stock))
+    _FROM_HANDS[id(hand)] = from_hands
     return hand
+
+
+def stacked_hand(rules: Rules, hands: Mapping[int, str] | None = None,
+                 feet: Mapping[int, str] | None = None, stock: str = "",
+                 first_seat: int = 0, grabs: tuple[int, ...] = (),
+                 upcard: str | None = None, from_hands: bool = True) -> Hand:
+    """A hand dealt by :func:`handfoot.testing.stacked_deal` and registered for
+    :func:`take`: the seats named in ``hands`` or ``feet`` are the test's, and so are the
+    ``stock`` cards on top. ``from_hands=False`` (every hand is the test's): take draws
+    only on the feet, of the seats not named in ``feet``."""
+    hand = Hand(rules, stacked_deal(rules, hands=hands, feet=feet, stock=stock,
+                                    upcard=upcard, first_seat=first_seat, grabs=grabs))
+    fixed = set(feet or ()) | (set(hands or ()) if from_hands else set())
+    return register(hand, fixed, stock, from_hands)
 
 
 def take(hand: Hand, text: str) -> list[int]:
@@ -26,6 +48,7 @@ def take(hand: Hand, text: str) -> list[int]:
     the stock's bottom card instead)."""
     out = []
     fixed = _FIXED.get(id(hand), set())
+    from_hands = _FROM_HANDS.get(id(hand), True)
     for c in parse_cards(text):
         out.append(c)
         free = len(hand.stock) - _STACKED.get(id(hand), 0)
@@ -39,7 +62,7 @@ def take(hand: Hand, text: str) -> list[int]:
             if foot is not None and c in foot:
                 foot[foot.index(c)] = hand.stock.pop(0)
                 break
-            if hand.hands[s][c]:
+            if from_hands and hand.hands[s][c]:
                 hand.hands[s][c] -= 1
                 hand.hands[s][hand.stock.pop(0)] += 1
                 break
@@ -53,23 +76,6 @@ def on_table(hand: Hand, team: int, cards: str) -> Meld:
     new = hand._new_meld(team, take(hand, cards))
     hand.opened[team] = True
     return new
-
-
-def snapshot(hand: Hand) -> tuple[object, ...]:
-    """Everything a refused action must leave as it was."""
-    return (hand.phase, hand.actor, [h[:] for h in hand.hands], hand.hand_len[:],
-            [[m.cards[:] for m in ms] for ms in hand.melds], hand.opened[:], hand.pile[:],
-            hand.stock[:], hand.in_foot[:], [None if f is None else f[:] for f in hand.feet])
-
-
-def refused(hand: Hand, action: object, error: type[IllegalAction],
-            seat: int | None = None) -> str:
-    """Assert the action is refused with ``error`` and changes nothing; the message."""
-    before = snapshot(hand)
-    with pytest.raises(error) as info:
-        hand.apply(action, seat)  # type: ignore[arg-type]
-    assert snapshot(hand) == before
-    return str(info.value)
 
 
 def put_pile(hand: Hand, cards: str) -> None:

@@ -7,12 +7,12 @@ the refused action's exception type with the state left unchanged, or the exact 
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 
 from handfoot.actions import (
-    Action,
     AddToMeld,
     AnswerGoOut,
     AskToGoOut,
@@ -20,11 +20,11 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
-    LayDown,
     PickUpFoot,
     TakePile,
 )
-from handfoot.cards import JOKER, RANK, is_wild, parse_card, parse_cards
+from handfoot.cards import JOKER, parse_card
+from handfoot.cards import parse_cards as cards
 from handfoot.engine import (
     RANK_MELD,
     BadMeld,
@@ -43,7 +43,9 @@ from handfoot.game import Game
 from handfoot.rules import preset
 from handfoot.scorekeeper import score_text
 from handfoot.scoring import score_hand, score_team
-from handfoot.testing import put_meld, stacked_deal
+from handfoot.testing import put_meld
+from helpers import assert_refused, lay, meld_index
+from reserved import put_pile, reserved_hand
 
 RULES = preset("alabama-samboree")
 
@@ -58,58 +60,9 @@ PARTNER_FOOT = "8S 8S 8S 8S JS JS JS 7H 7H 7H AH AH AH"
 
 
 # --------------------------------------------------------------------------- helpers
-def new_hand(hands: dict[int, str] | None = None, feet: dict[int, str] | None = None,
-             stock: str = "", first_seat: int = 0, grabs: tuple[int, ...] = (),
-             reserve: str = "", hand_number: int = 1, choose: bool = True) -> Hand:
-    """A stacked hand; every seat then chooses its first stack (``hands``) as its hand.
-    ``stock`` is drawn first; ``reserve`` (cards the test later puts on the table or the
-    pile, standing for earlier play) is kept in the stock below it."""
-    h = Hand(RULES, stacked_deal(RULES, hands=hands, feet=feet, stock=f"{stock} {reserve}",
-                                 first_seat=first_seat, grabs=grabs), hand_number)
-    if choose:
-        for _ in range(4):
-            h.apply(ChooseHand(0))
-    return h
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return parse_cards(text)
-
-
-def lay(text: str) -> LayDown:
-    return LayDown(tuple(cards(m) for m in text.split("|")))
-
-
-def snapshot(h: Hand) -> tuple[object, ...]:
-    return (h.phase, h.actor, h.seat, [x[:] for x in h.hands], h.hand_len[:],
-            [None if f is None else f[:] for f in h.feet], h.in_foot[:],
-            [[m.cards[:] for m in ms] for ms in h.melds], h.opened[:], h.pile[:], h.stock[:],
-            h.went_out, h.ended_by, h.asked, h.permission)
-
-
-def assert_refused(h: Hand, action: Action, exc: type[IllegalAction],
-                   seat: int | None = None) -> str:
-    """The action is refused with exactly ``exc`` and nothing changes; returns the message."""
-    before = snapshot(h)
-    with pytest.raises(IllegalAction) as info:
-        h.apply(action, seat)
-    assert type(info.value) is exc, f"{type(info.value).__name__}: {info.value}"
-    assert snapshot(h) == before
-    assert not h.is_legal(action, seat)
-    return str(info.value)
-
-
-def put_pile(h: Hand, text: str) -> None:
-    """Cards (bottom first) moved from the stock onto the discard pile: earlier discards."""
-    for c in cards(text):
-        h.stock.remove(c)
-        h.pile.append(c)
-        h.pile_wilds += is_wild(c)
-
-
-def meld_index(h: Hand, team: int, rank_card: str) -> int:
-    rank = RANK[parse_card(rank_card)]
-    return max(i for i, m in enumerate(h.melds[team]) if m.rank == rank)
+# A stacked hand under these rules in which every seat has chosen its first stack
+# (``hands``) as its hand, unless ``choose=False``; see reserved.reserved_hand.
+new_hand = functools.partial(reserved_hand, RULES, choose=True)
 
 
 def foot_hand(dirty: int = 2, partner: bool = False, grabs: tuple[int, ...] = ()) -> Hand:

@@ -7,6 +7,7 @@ lists every sentence beside its setting and its test.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import pytest
@@ -38,15 +39,8 @@ from handfoot.engine import (
 from handfoot.game import Game
 from handfoot.rules import Players, Rules, preset
 from handfoot.scoring import score_hand, score_team
-from handfoot.testing import stacked_deal
-from stacked import (
-    on_table,
-    phase_of,
-    put_in_foot,
-    put_pile,
-    refused,
-    register,
-)
+from helpers import refused
+from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("classic")
 
@@ -63,18 +57,14 @@ BOOKS = (
 
 
 # ---------------------------------------------------------------- helpers
-def deal(rules: Rules = RULES, hands: dict[int, str] | None = None,
-         feet: dict[int, str] | None = None, stock: str = "", first_seat: int = 0,
-         grabs: tuple[int, ...] = ()) -> Hand:
-    hand = Hand(rules, stacked_deal(rules, hands=hands, feet=feet, stock=stock,
-                                    first_seat=first_seat, grabs=grabs))
-    return register(hand, set(hands or ()) | set(feet or ()), stock)
+# A stacked hand under these rules; another rules' hand is stacked_hand(rules, ...).
+deal = functools.partial(stacked_hand, RULES)
 
 
 def ready_to_go_out(rules: Rules = RULES, partner_turns: int = 1) -> Hand:
     """Team 0 (seats 0, 2) has 3 clean + 4 dirty books; seat 0 is in the foot holding
     K K K Q Q and draws Q 9; seat 2 has played ``partner_turns`` turns from its foot."""
-    hand = deal(rules, stock="QS 9C")
+    hand = stacked_hand(rules, stock="QS 9C")
     for book in BOOKS:
         on_table(hand, 0, book)
     put_in_foot(hand, 0, "KH KD KS QH QD")
@@ -133,7 +123,7 @@ def test_it_can_also_be_played_by_six_in_two_teams_of_three() -> None:
 
 def test_six_players_go_out_only_when_both_partners_have_played_from_the_foot() -> None:
     six = dataclasses.replace(RULES, players=Players(seats=6, teams=2))
-    hand = deal(six, stock="QS 9C")
+    hand = stacked_hand(six, stock="QS 9C")
     for book in BOOKS:
         on_table(hand, 0, book)
     put_in_foot(hand, 0, "KH KD KS QH QD")
@@ -167,7 +157,7 @@ def test_or_by_any_number_of_people_playing_as_individuals() -> None:
 
 def test_individuals_go_out_without_asking_anyone() -> None:
     alone = dataclasses.replace(RULES, players=Players(seats=3, teams=3))
-    hand = deal(alone, stock="QS 9C")
+    hand = stacked_hand(alone, stock="QS 9C")
     for book in BOOKS:
         on_table(hand, 0, book)
     put_in_foot(hand, 0, "KH KD KS QH QD")

@@ -24,7 +24,7 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import JOKER, counts_of, parse_card, parse_cards
+from handfoot.cards import JOKER, parse_card, parse_cards
 from handfoot.engine import (
     RANK_MELD,
     SEQUENCE,
@@ -34,7 +34,6 @@ from handfoot.engine import (
     Deal,
     Hand,
     IllegalAction,
-    Meld,
     OpeningTooLow,
     Phase,
     PileNotAvailable,
@@ -43,6 +42,8 @@ from handfoot.game import Game
 from handfoot.rules import Players, Rules, Scores, preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
+from helpers import lay, refused
+from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("samba")
 
@@ -65,92 +66,16 @@ CANASTAS = (
 
 
 # ---------------------------------------------------------------- helpers
-_FIXED: dict[int, set[int]] = {}
-_STACKED: dict[int, int] = {}
-
-
 def deal(rules: Rules = RULES, hands: dict[int, str] | None = None,
          feet: dict[int, str] | None = None, stock: str = "", upcard: str = "9S",
          first_seat: int = 0) -> Hand:
-    """A stacked deal: unnamed hands are the fillers; the upcard is 9S unless named."""
+    """A stacked deal: unnamed hands are the fillers; the upcard is 9S unless named.
+    Cards taken out of play for the set-up come from the stock or the feet, never from
+    a hand."""
     all_hands = {s: FILLERS[s] for s in range(4)} if rules.players.seats == 4 else {}
     all_hands.update(hands or {})
-    hand = Hand(rules, stacked_deal(rules, hands=all_hands, feet=feet, stock=stock,
-                                    upcard=upcard, first_seat=first_seat))
-    _FIXED[id(hand)] = set(feet or ())
-    _STACKED[id(hand)] = len(parse_cards(stock))
-    return hand
-
-
-def take(hand: Hand, text: str) -> list[int]:
-    """Take these cards out of play for a test's set-up (they stand for earlier play):
-    from the stock below the stacked top, else from a foot the test did not fix (which
-    gets the stock's bottom card instead)."""
-    out = []
-    fixed = _FIXED.get(id(hand), set())
-    for c in parse_cards(text):
-        out.append(c)
-        free = len(hand.stock) - _STACKED.get(id(hand), 0)
-        if c in hand.stock[:free]:
-            hand.stock.remove(c)
-            continue
-        for s in range(hand.seats):
-            foot = hand.feet[s]
-            if s not in fixed and foot is not None and c in foot:
-                foot[foot.index(c)] = hand.stock.pop(0)
-                break
-        else:
-            raise ValueError(f"no {text} left to take")
-    return out
-
-
-def on_table(hand: Hand, team: int, cards: str) -> Meld:
-    """Put a meld on the team's table; the team is open."""
-    new = hand._new_meld(team, take(hand, cards))
-    hand.opened[team] = True
-    return new
-
-
-def snapshot(hand: Hand) -> tuple[object, ...]:
-    return (hand.phase, hand.actor, [h[:] for h in hand.hands], hand.hand_len[:],
-            [[m.cards[:] for m in ms] for ms in hand.melds], hand.opened[:], hand.pile[:],
-            hand.pile_wilds, hand.stock[:], hand.in_foot[:], [r[:] for r in hand.red_threes],
-            [None if f is None else f[:] for f in hand.feet])
-
-
-def refused(hand: Hand, action: object, error: type[IllegalAction],
-            seat: int | None = None) -> str:
-    """Assert the action is refused with ``error`` and changes nothing; the message."""
-    before = snapshot(hand)
-    with pytest.raises(error) as info:
-        hand.apply(action, seat)  # type: ignore[arg-type]
-    assert snapshot(hand) == before
-    return str(info.value)
-
-
-def put_pile(hand: Hand, cards: str) -> None:
-    """The pile (bottom first) stands for earlier discards; the old pile goes under
-    the stock."""
-    old = hand.pile[:]
-    new = take(hand, cards)
-    hand.stock[:0] = old
-    hand.pile[:] = new
-    hand.pile_wilds = sum(1 for c in new if c == JOKER or c < 4)
-
-
-def put_in_foot(hand: Hand, seat: int, cards: str, foot_turns: int = 0) -> None:
-    """The seat has played its hand and picked up its foot (earlier play, which the
-    test stands for): it now holds ``cards``."""
-    old = hand.hand_cards(seat) + (hand.feet[seat] or [])
-    hand.feet[seat] = None
-    _FIXED.setdefault(id(hand), set()).add(seat)
-    new = take(hand, cards)
-    hand.stock[:0] = old
-    hand.hands[seat] = counts_of(new)
-    hand.hand_len[seat] = len(new)
-    hand.known[seat] = [0] * len(hand.known[seat])
-    hand.in_foot[seat] = True
-    hand.foot_turns[seat] = foot_turns
+    return stacked_hand(rules, all_hands, feet, stock, first_seat, upcard=upcard,
+                        from_hands=False)
 
 
 def ready_to_go_out(partner_in_foot: bool = True) -> Hand:
@@ -163,14 +88,6 @@ def ready_to_go_out(partner_in_foot: bool = True) -> Hand:
         put_in_foot(hand, 2, "AH AD 6H")
     hand.apply(Draw(), 0)
     return hand
-
-
-def phase_of(hand: Hand) -> Phase:
-    return hand.phase
-
-
-def lay(text: str) -> LayDown:
-    return LayDown(tuple(parse_cards(m) for m in text.split("|")))
 
 
 # ------------------------------------------------------- decks and seats

@@ -7,6 +7,7 @@ lists every sentence beside its setting and its test.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import pytest
@@ -18,7 +19,6 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
-    LayDown,
     TakePile,
     TakeUpcard,
 )
@@ -36,29 +36,18 @@ from handfoot.engine import (
     PileNotAvailable,
 )
 from handfoot.game import Game
-from handfoot.rules import Rules, preset
+from handfoot.rules import preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
-from stacked import (
-    on_table,
-    phase_of,
-    put_in_foot,
-    put_pile,
-    refused,
-    register,
-)
+from helpers import lay, refused
+from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("six-deck")
 
 
 # ---------------------------------------------------------------- helpers
-def deal(rules: Rules = RULES, hands: dict[int, str] | None = None,
-         feet: dict[int, str] | None = None, stock: str = "", first_seat: int = 0,
-         grabs: tuple[int, ...] = (), upcard: str | None = "9S") -> Hand:
-    """A stacked deal; the upcard is 9S unless named."""
-    hand = Hand(rules, stacked_deal(rules, hands=hands, feet=feet, stock=stock,
-                                    first_seat=first_seat, grabs=grabs, upcard=upcard))
-    return register(hand, set(hands or ()) | set(feet or ()), stock)
+# A stacked hand under these rules; the upcard is 9S unless named.
+deal = functools.partial(stacked_hand, RULES, upcard="9S")
 
 
 def ready_to_go_out(partner_in_foot: bool = True) -> Hand:
@@ -80,10 +69,6 @@ def go_out(hand: Hand) -> None:
     hand.apply(lay("KH KD KS"), 0)
     hand.apply(lay("QH QD QS"), 0)
     hand.apply(Discard(parse_card("9C")), 0)
-
-
-def lay(text: str) -> LayDown:
-    return LayDown(tuple(parse_cards(m) for m in text.split("|")))
 
 
 # --------------------------------------------------------------- the cards
