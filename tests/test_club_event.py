@@ -218,15 +218,24 @@ def tied_event(tie_break: str) -> Event:
     return ev
 
 
-def test_high_card_draw_breaks_a_tie_seeded_and_recorded(tmp_path: Path) -> None:
-    ev = tied_event("high-card")
-    store = ClubStore(f"sqlite:///{tmp_path / 'c.db'}")
+def store_event(store: ClubStore, ev: Event, keep: int | None = None) -> list[TableResult]:
+    """Keep an event made in memory in ``store``: its draws, then its first ``keep``
+    results (all by default); returns the results held back."""
     results = list(ev.results)
     ev.results.clear()
     store.create(ev, "pass")
-    store.save_draw(ev, ev.draws[1])
-    for r in results:
+    for rnd in sorted(ev.draws):
+        store.save_draw(ev, ev.draws[rnd])
+    kept = results if keep is None else results[:keep]
+    for r in kept:
         store.add_result(ev, r)
+    return results[len(kept):]
+
+
+def test_high_card_draw_breaks_a_tie_seeded_and_recorded(tmp_path: Path) -> None:
+    ev = tied_event("high-card")
+    store = ClubStore(f"sqlite:///{tmp_path / 'c.db'}")
+    store_event(store, ev)
     table = standings(ev)
     assert [x.place_text for x in table.teams[:2]] == ["1=", "1="]
     assert {"team", "player"} <= set(table.pending)
