@@ -212,14 +212,10 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.phase = _PHASES[phase]
     o.turn = hand.seat
     o.hand = hand.hands[seat]
-    hand_len = hand.hand_len
-    o.hand_len = hand_len[seat]
+    o.hand_len = hand.hand_len[seat]
     o.in_foot = hand.in_foot[seat]
-    choosing = phase == _CHOOSE
-    feet = hand.feet
-    foot = feet[seat]
-    o.foot_left = (hand.card_counts(seat)[1] if choosing
-                   else 0 if foot is None else len(foot))
+    card_counts = hand.card_counts
+    o.foot_left = card_counts(seat)[1]
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
     o.melds = hand.melds  # read only
@@ -232,21 +228,15 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     partner_hand = partner_foot = 0
     for s in range(n):
         if s != seat and team_of[s] == team:
-            if choosing:
-                h, f = hand.card_counts(s)
-                partner_hand += h
-                partner_foot += f
-            else:
-                partner_hand += hand_len[s]
-                foot = feet[s]
-                if foot is not None:
-                    partner_foot += len(foot)
+            h, f = card_counts(s)
+            partner_hand += h
+            partner_foot += f
     o.partner_hand = partner_hand
     o.partner_foot_left = partner_foot
     o.permission = hand.permission
     o.asked = phase == _ASK
     # While hands are chosen, the two stacks' top cards lie face up.
-    o.stack_tops = tuple([(a[0], b[0]) for a, b in hand.stacks]) if choosing else ()
+    o.stack_tops = tuple([(a[0], b[0]) for a, b in hand.stacks]) if phase == _CHOOSE else ()
     return o
 
 
