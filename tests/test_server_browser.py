@@ -66,6 +66,14 @@ def select(page: Page, cards: list[str]) -> None:
         page.locator(f'#hand .card[data-code="{code}"]:not(.selected)').first.click()
 
 
+def three_ranks(hand: list[str]) -> list[str]:
+    """Three natural cards of three ranks: never a meld, so laying them down is refused."""
+    by_rank = {code[:-1]: code for code in hand if code not in ("JK",) and code[:-1] != "2"}
+    picked = list(by_rank.values())[:3]
+    assert len(picked) == 3, hand
+    return picked
+
+
 def meld_through_the_page(page: Page, st: Any) -> str | None:
     """Lay down or add to a meld the way a person does, if the engine lists one."""
     for a in st["legal"]:
@@ -107,13 +115,17 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa
         if st["view"]["game_over"]:
             break
         if not previewed and st["view"]["phase"] == "play":
-            # laying down shows live what the selection is worth against the minimum
-            for i in range(3):
-                page.locator("#hand .card").nth(i).click()
+            # laying down shows live what the selection is worth: against the opening
+            # minimum if the team has not opened (a computer partner may have opened it first)
+            team = st["view"]["teams"][st["view"]["players"][st["seat"]]["team"]]
+            shown = " points" if team["opened"] else f" of {team['minimum']}"
+            assert team["opened"] or team["minimum"] == 120  # the sheet's first hand
+            select(page, three_ranks(st["view"]["hand"]))
             page.wait_for_function(
-                "document.querySelector('#preview').textContent.includes(' of 120')")
+                f"document.querySelector('#preview').textContent.includes('{shown}')")
             page.click("#act-lay")  # refused: the engine's own message is shown
             page.wait_for_function("document.querySelector('#message').textContent.length > 3")
+            assert st["seq"] == state(page)["seq"]  # and nothing was laid down
             page.keyboard.press("Escape")
             previewed = True
             continue
@@ -145,6 +157,34 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa
         page.click("#replay-record")
     assert download.value.suggested_filename.endswith(".json")
     assert not errors, errors
+    page.close()
+
+
+def test_the_preview_counts_points_once_the_partner_has_opened(
+        browser: Browser, server: ServerProcess) -> None:  # noqa: F811
+    # in deal 12 the computer partner lays down 120 before this seat first plays; the
+    # preview then has no minimum to show, and the engine's refusal is still shown
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.base + "/")
+    out = page.evaluate("""async () => (await fetch('/api/play', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({rules: 'texas-good-sam', seed: 12})})).json()""")
+    page.goto(server.base + out["url"] if out["url"].startswith("/") else out["url"])
+    page.wait_for_selector("#hand .card")
+    st = wait_my_turn(page)
+    while st["view"]["phase"] != "play":
+        play_one(page, st)
+        st = wait_my_turn(page)
+    team = st["view"]["teams"][st["view"]["players"][st["seat"]]["team"]]
+    assert team["opened"], "deal 12 no longer has the partner open first: pick another deal"
+    assert "Opening minimum: opened" in page.inner_text("#info")
+    select(page, three_ranks(st["view"]["hand"]))
+    page.wait_for_function("/^\\d+ points — A meld is cards of one rank/"
+                           ".test(document.querySelector('#preview').textContent)")
+    page.click("#act-lay")
+    page.wait_for_function("document.querySelector('#message').textContent"
+                           ".startsWith('A meld is cards of one rank')")
+    assert state(page)["seq"] == st["seq"]  # refused: nothing changed
     page.close()
 
 
