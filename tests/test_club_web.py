@@ -310,15 +310,21 @@ def form_hand(went_out: int | None, melds: list[str], held: list[str]) -> dict[s
          "players": [{"hand": held[1], "foot": "5C 6C"}, {"hand": "", "foot": ""}]}]}
 
 
+def paper_round(org: Http, name: str) -> tuple[str, list[dict[str, Any]]]:
+    """An alabama-samboree event of 8 with round 1 drawn, and two hands' sheets for a
+    table: the event's API address and the hands."""
+    key = create_event(org, name, "alabama-samboree", players=8)
+    base = f"/api/events/{key}"
+    org.post(base + "/draw", {"round": 1, "seed": 3})
+    return base, [
+        form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"]),
+        form_hand(None, ["7H 7D 7S 7C 2C 7H 7D", "JH JD JS JC JH JD JS\n5H 5D 5S"], ["", "KS"])]
+
+
 def test_a_paper_table_scored_by_the_scorekeeper(server: ServerProcess,
                                                  sqlite_url: str) -> None:  # noqa: F811
     org = Http(server)
-    key = create_event(org, "Paper night", "alabama-samboree", players=8)
-    base = f"/api/events/{key}"
-    org.post(base + "/draw", {"round": 1, "seed": 3})
-    hands = [form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"]),
-             form_hand(None, ["7H 7D 7S 7C 2C 7H 7D", "JH JD JS JC JH JD JS\n5H 5D 5S"],
-                       ["", "KS"])]
+    base, hands = paper_round(org, "Paper night")
     # worked out first (nothing kept), then saved
     shown = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands,
                                        "time_called": True})
@@ -363,12 +369,7 @@ def test_correcting_a_paper_tables_sheets(server: ServerProcess,
     the organiser changes one figure and saves; the corrected result replaces the
     earlier one and both are kept."""
     org = Http(server)
-    key = create_event(org, "Correction night", "alabama-samboree", players=8)
-    base = f"/api/events/{key}"
-    org.post(base + "/draw", {"round": 1, "seed": 3})
-    hands = [form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"]),
-             form_hand(None, ["7H 7D 7S 7C 2C 7H 7D", "JH JD JS JC JH JD JS\n5H 5D 5S"],
-                       ["", "KS"])]
+    base, hands = paper_round(org, "Correction night")
     first = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands,
                                        "time_called": True, "save": True})
     # the sheets come back as they were typed, every field of the form filled in
