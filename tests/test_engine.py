@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from handfoot.actions import Discard, Draw, LayDown, parse_action
+from handfoot.actions import GO_DOWN, AddToMeld, Discard, Draw, LayDown, LayMeld, parse_action
 from handfoot.cards import parse_card, parse_cards
 from handfoot.engine import BadMeld, Hand, NotYourTurn, WrongPhase
 from handfoot.rules import preset
@@ -69,15 +69,33 @@ def test_legal_actions_keep_suits_apart_where_sequences_make_them_matter() -> No
 
 def test_a_complete_book_and_a_new_meld_of_its_rank_may_be_laid_together() -> None:
     rules = preset("six-deck")
-    hand = Hand(rules, stacked_deal(
-        rules, hands={0: "QH QD QS QC QH QD QS QC QH QD 5C"}, stock="9C 9D"))
+    deal = stacked_deal(rules, hands={0: "QH QD QS QC QH QD QS QC QH QD 5C"}, stock="9C 9D")
+    hand = Hand(rules, deal)
     hand.apply(Draw())
     action = parse_action("lay QH QD QS QC QH QD QS | QC QH QD")
-    # Suits do not matter here, so legal_actions() lists this lay-down once, in its own suits.
-    assert any(isinstance(a, LayDown) and sorted(len(m) for m in a.melds) == [3, 7]
-               for a in hand.legal_actions())
+    # Laid down at once: accepted, though only single melds are listed.
+    assert action in hand.legal() and action not in hand.legal_actions()
     hand.apply(action)
     assert sorted(len(m.cards) for m in hand.melds[0]) == [3, 7]
+    # The same opening a meld at a time: the book is laid out from its smallest listed
+    # form a card at a time, then the second meld of its rank, then the team goes down.
+    staged = Hand(rules, deal)
+    staged.apply(Draw())
+    melds = [a for a in staged.legal_actions() if isinstance(a, LayMeld)]
+    assert [len(m.cards) for m in melds] == [3]  # queens are all alike here: listed once
+    staged.apply(melds[0])
+    assert staged.opened == [False, False] and staged.melds[0][0].size == 3
+    # A second meld of queens may not be started while the first is open.
+    assert not any(isinstance(a, LayMeld) for a in staged.legal_actions())
+    for _ in range(4):
+        add = next(a for a in staged.legal_actions() if isinstance(a, AddToMeld))
+        staged.apply(add)
+    assert staged.melds[0][0].size == 7
+    staged.apply(next(a for a in staged.legal_actions() if isinstance(a, LayMeld)))
+    assert GO_DOWN in staged.legal_actions()
+    staged.apply(GO_DOWN)
+    assert staged.opened[0] and sorted(m.size for m in staged.melds[0]) == [3, 7]
+    assert staged.hand_len[0] == hand.hand_len[0] == 3
 
 
 def test_put_meld_takes_the_cards_out_of_the_stock() -> None:

@@ -11,7 +11,8 @@ import pytest
 from rich.console import Console
 
 from handfoot.actions import ASK, Action, AnswerGoOut, parse_action
-from handfoot.bots import BOTS, LEVELS, RandomBot
+from handfoot.bots import BOTS, LEVELS
+from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import card_code, format_card, format_cards, parse_card, sort_cards, sort_key
 from handfoot.cli import main
 from handfoot.engine import IllegalAction
@@ -23,13 +24,13 @@ ARGS = ["play", "--variant", "texas-good-sam", "--seed", "3", "--partner", "easy
         "--opponents", "easy"]
 
 
-class AskerBot(RandomBot):
-    """Asks to go out whenever it may; otherwise the first legal action."""
+class AskerBot(HeuristicBot):
+    """Asks to go out whenever it may; otherwise plays as ``medium``."""
 
     name = "asker"
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
-        return ASK if ASK in legal else legal[0]
+        return ASK if ASK in legal else super().choose(view, legal)
 
 
 def first_view() -> tuple[TerminalGame, View]:
@@ -114,7 +115,8 @@ def test_answering_a_partner_who_asks_to_go_out(monkeypatch: pytest.MonkeyPatch)
             return answers.pop(0) if answers else "quit"
         if not answers:
             return "quit"
-        return t.game.legal_actions()[0].notation()
+        game = t.game
+        return HeuristicBot().choose(seat_view(game, 0), game.legal_actions()).notation()
 
     t = TerminalGame(preset("six-deck"), 1, "asker", "easy", read=read,
                      console=Console(file=buf, width=100))

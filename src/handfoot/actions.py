@@ -97,8 +97,9 @@ class TakePile:
 
 @dataclass(frozen=True, slots=True)
 class LayDown:
-    """Lay new melds on the table. A team's first lay-down is its opening and may hold
-    several melds; after that, one meld at a time."""
+    """Lay new melds on the table at once. A team's first lay-down is its opening and may
+    hold several melds (the same as laying each out with :class:`LayMeld` and going
+    down); after that, one meld at a time."""
 
     melds: tuple[tuple[Card, ...], ...]
     kind: ClassVar[str] = "lay-down"
@@ -108,6 +109,44 @@ class LayDown:
 
     def notation(self) -> str:
         return "lay " + " | ".join(_codes(m) for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class LayMeld:
+    """Put one new meld on the table. Before a team has gone down, the meld is laid out
+    for the opening (staged): it counts toward the opening once the player goes down
+    (:class:`GoDown`) or takes the pile, and can be taken back until then."""
+
+    cards: tuple[Card, ...]
+    kind: ClassVar[str] = "meld"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", _norm(self.cards))
+
+    def notation(self) -> str:
+        return "meld " + _codes(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take a meld laid out for the opening back into the hand (``meld`` counts from 0)."""
+
+    meld: int
+    kind: ClassVar[str] = "take-back"
+
+    def notation(self) -> str:
+        return f"back {self.meld + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class GoDown:
+    """Go down: the melds laid out become the team's opening, checked against the
+    opening minimum and the rule set's other opening conditions."""
+
+    kind: ClassVar[str] = "go-down"
+
+    def notation(self) -> str:
+        return "down"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,13 +216,14 @@ class AnswerGoOut:
         return "yes" if self.yes else "no"
 
 
-Action = (ChooseHand | Draw | TakeUpcard | TakePile | LayDown | AddToMeld | PickUpFoot
-          | Discard | EndTurn | AskToGoOut | AnswerGoOut)
+Action = (ChooseHand | Draw | TakeUpcard | TakePile | LayDown | LayMeld | TakeBack | GoDown
+          | AddToMeld | PickUpFoot | Discard | EndTurn | AskToGoOut | AnswerGoOut)
 
 DRAW = Draw()
 TAKE_UPCARD = TakeUpcard()
 PICK_UP_FOOT = PickUpFoot()
 END_TURN = EndTurn()
+GO_DOWN = GoDown()
 ASK = AskToGoOut()
 YES = AnswerGoOut(True)
 NO = AnswerGoOut(False)
@@ -193,7 +233,11 @@ draw                       draw from the stock
 upcard                     take the upcard (first turn only, where allowed)
 pile QH QS [take 7]        take the pile, showing a pair (or one natural and a wild)
 pile QH QS + KH KD KS      take the pile and open with more melds (where allowed)
-lay QH QD QS | 7C 7D 2C    lay down melds (your opening may hold several)
+meld QH QD QS              put one meld down (before your team has gone down:
+                           lay it out for your opening)
+back 2                     take laid-out meld number 2 back into your hand
+down                       go down with the melds you laid out
+lay QH QD QS | 7C 7D 2C    lay several melds and go down at once
 add 2 QH 2C                add cards to your team's meld number 2
 foot                       pick up your foot
 discard 7H                 discard a card and end your turn
@@ -232,7 +276,21 @@ def parse_action(text: str) -> Action:
             return ChooseHand(int(rest) - 1)
         if verb in ("discard", "d"):
             return Discard(parse_card(rest))
-        if verb in ("lay", "meld"):
+        if verb == "down" and not rest:
+            return GO_DOWN
+        if verb == "meld":
+            if "|" in rest:
+                raise ActionSyntaxError("One meld at a time: 'meld QH QD QS' "
+                                        "(or 'lay QH QD QS | 7C 7D 2C' to go down at once).")
+            cards = parse_cards(rest)
+            if not cards:
+                raise ActionSyntaxError("Say which cards to meld: 'meld QH QD QS'.")
+            return LayMeld(cards)
+        if verb == "back":
+            if not rest.strip().isdigit() or int(rest) < 1:
+                raise ActionSyntaxError("Say which laid-out meld to take back: 'back 1'.")
+            return TakeBack(int(rest) - 1)
+        if verb == "lay":
             melds = _melds_text(rest)
             if not melds:
                 raise ActionSyntaxError("Say which cards to lay down: 'lay QH QD QS'.")
@@ -268,6 +326,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
             out["opening"] = [[card_code(c) for c in m] for m in action.opening]
     elif isinstance(action, LayDown):
         out["melds"] = [[card_code(c) for c in m] for m in action.melds]
+    elif isinstance(action, LayMeld):
+        out["cards"] = [card_code(c) for c in action.cards]
+    elif isinstance(action, TakeBack):
+        out["meld"] = action.meld
     elif isinstance(action, AddToMeld):
         out["meld"] = action.meld
         out["cards"] = [card_code(c) for c in action.cards]
@@ -286,7 +348,7 @@ def action_from_json(data: Any) -> Action:
     try:
         simple: dict[str, Action] = {
             "draw": DRAW, "take-upcard": TAKE_UPCARD, "pick-up-foot": PICK_UP_FOOT,
-            "end-turn": END_TURN, "ask": ASK}
+            "end-turn": END_TURN, "ask": ASK, "go-down": GO_DOWN}
         if kind in simple:
             return simple[kind]
         if kind == "choose-hand" and data.get("stack") in (0, 1):
@@ -297,6 +359,10 @@ def action_from_json(data: Any) -> Action:
             return Discard(parse_card(data["card"]))
         if kind == "lay-down" and _is_meld_list(data.get("melds")):
             return LayDown(tuple(parse_cards(m) for m in data["melds"]))
+        if kind == "meld" and _is_cards(data.get("cards")) and data["cards"]:
+            return LayMeld(parse_cards(data["cards"]))
+        if kind == "take-back" and _is_index(data.get("meld")):
+            return TakeBack(int(data["meld"]))
         if kind == "add" and _is_index(data.get("meld")) and _is_cards(data.get("cards")):
             return AddToMeld(int(data["meld"]), parse_cards(data["cards"]))
         if kind == "take-pile" and _is_cards(data.get("shown", [])):

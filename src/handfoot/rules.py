@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Final, get_type_hints
 
 import tomli_w
 
-from handfoot.cards import JOKER, NUM_CARDS, is_black_three, is_red_three, rank_of
+from handfoot.cards import JOKER, NUM_CARDS, is_black_three, is_red, is_red_three, rank_of
 
 PRESET_NAMES: Final = ("texas-good-sam", "alabama-samboree", "classic", "samba", "six-deck")
 #: Other names people use for the presets.
@@ -216,6 +216,33 @@ class Scores:
     red_threes_set_bonus: int = 0  #: ...this instead, each further one ``red_three_on_board``
 
 
+def card_classes(sequences: bool, red_sevens: bool) -> tuple[int, ...]:
+    """Each card's class under rules with or without sequences and the red-sevens book:
+    cards of one class are interchangeable for every rule (a 2's suit never matters;
+    3s count by colour; a natural's suit matters only in sequences, a 7's colour only
+    for the red-sevens book).
+
+    >>> classes = card_classes(False, False)
+    >>> classes[3], classes[6], classes[7], classes[23]
+    (0, 5, 4, 20)
+    """
+    out = []
+    for c in range(NUM_CARDS):
+        if c == JOKER:
+            out.append(c)
+        elif c < 4:
+            out.append(0)
+        elif c < 8:
+            out.append(5 if is_red(c) else 4)
+        elif sequences:
+            out.append(c)
+        elif red_sevens and rank_of(c) == 7:
+            out.append(21 if is_red(c) else 20)
+        else:
+            out.append(c & ~3)
+    return tuple(out)
+
+
 _SECTIONS: Final[dict[str, type[Any]]] = {
     "players": Players, "deck": Deck, "deal": Deal, "game": GameSettings,
     "opening": Opening, "turn": Turn, "pile": Pile, "meld": MeldRules,
@@ -248,6 +275,15 @@ class Rules:
     held_value: tuple[int, ...] = field(init=False, repr=False, compare=False)
     team_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     suits_matter: bool = field(init=False, repr=False, compare=False)
+    #: each card's class: the lowest card it is interchangeable with under these rules
+    #: (all 2s; red 3s and black 3s; the naturals of a rank unless sequences, or the
+    #: red-sevens book, make their suit or colour matter)
+    card_class: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: the cards of each class, lowest first, by class
+    class_members: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    #: the classes of each rank's naturals, as their cards, by rank (2 to ace)
+    rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = field(
+        init=False, repr=False, compare=False)
 
     TOP_KEYS: ClassVar[tuple[str, ...]] = ("name", "title", "source")
 
@@ -275,6 +311,16 @@ class Rules:
         object.__setattr__(self, "team_of", tuple(s % n_teams for s in range(self.players.seats)))
         object.__setattr__(
             self, "suits_matter", self.meld.sequences or self.scores.red_sevens_book != 0)
+        classes = card_classes(self.meld.sequences, self.scores.red_sevens_book != 0)
+        object.__setattr__(self, "card_class", classes)
+        members: dict[int, list[int]] = {}
+        for c in range(NUM_CARDS):
+            members.setdefault(classes[c], []).append(c)
+        object.__setattr__(self, "class_members", {k: tuple(v) for k, v in members.items()})
+        object.__setattr__(self, "rank_classes", tuple(
+            tuple(tuple(members[k]) for k in sorted({classes[c] for c in range(
+                (r - 2) * 4, (r - 2) * 4 + 4)})) if 2 <= r <= 14 else ()
+            for r in range(15)))
 
     # ------------------------------------------------------------------ derived
     @property

@@ -195,8 +195,8 @@ def _player_view(hand: Hand, s: int) -> PlayerView:
 
 
 def _team_view(hand: Hand, team: int) -> TeamView:
-    # A team's part of the table changes only when cards are added to it.
-    stamp = hand.table_cards[team]
+    # The engine bumps the team's table version whenever its part of the table changes.
+    stamp = hand.table_version[team]
     cached = hand.team_views[team]
     if cached is not None and cached[0] == stamp:
         return cast(TeamView, cached[1])

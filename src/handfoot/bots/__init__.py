@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from handfoot.actions import Action
+from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
 from handfoot.views import View
 
 
@@ -26,16 +26,44 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions."""
+    """Picks uniformly among the legal moves (``easy``).
+
+    An opening is laid out a meld at a time; while melds are laid out it goes down
+    (or takes the pile with them) as soon as it may, otherwise lays out more, or gives
+    up (as likely as any one meld it could add) and takes them all back, and does not
+    try again that turn. Without this, choosing uniformly among laying out and taking
+    back would wander for a long time before the turn ended.
+    """
 
     name = "random"
     uses_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._turn: tuple[int, int] | None = None
+        self._gave_up = False
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
-        return legal[self.rng.randrange(len(legal))]
+        rng = self.rng
+        state = getattr(legal, "seat_state", None)
+        if state is not None:
+            turn = (state.hand_number, state.turn_number)
+            if turn != self._turn:
+                self._turn, self._gave_up = turn, False
+        moves = list(legal)
+        backs = [m for m in moves if isinstance(m, TakeBack)]
+        if backs:
+            done = [m for m in moves if isinstance(m, GoDown | TakePile)]
+            if done:
+                return done[rng.randrange(len(done))]
+            more = [m for m in moves if isinstance(m, LayMeld | AddToMeld)]
+            if self._gave_up or not more or rng.randrange(len(more) + 1) == 0:
+                self._gave_up = True
+                return backs[-1]
+            return more[rng.randrange(len(more))]
+        if self._gave_up and state is not None and not state.opened[state.team_of[state.actor]]:
+            moves = [m for m in moves if not isinstance(m, LayMeld)]
+        return moves[rng.randrange(len(moves))]
 
 
 def _heuristic(seed: int) -> Bot:

@@ -1,0 +1,562 @@
+"""Every action checked before anything changes: :meth:`CheckedHand.verify`.
+
+A refused action raises an :class:`~handfoot.engine.errors.IllegalAction` whose
+message a player understands, and leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import le
+
+from handfoot.actions import (
+    Action,
+    AddToMeld,
+    AnswerGoOut,
+    AskToGoOut,
+    ChooseHand,
+    Discard,
+    Draw,
+    EndTurn,
+    GoDown,
+    LayDown,
+    LayMeld,
+    PickUpFoot,
+    TakeBack,
+    TakePile,
+    TakeUpcard,
+)
+from handfoot.cards import (
+    NUM_CARDS,
+    RANK,
+    RANK_WORDS,
+    SUIT,
+    SUIT_SYMBOLS,
+    WILD,
+    Card,
+    format_card,
+    format_cards,
+    is_three,
+)
+from handfoot.engine.errors import (
+    BadMeld,
+    CannotGoOut,
+    CardsNotHeld,
+    IllegalAction,
+    NotYourTurn,
+    OpeningTooLow,
+    PileNotAvailable,
+    WrongPhase,
+)
+from handfoot.engine.melds import (
+    RANK_MELD,
+    SEQUENCE,
+    WILD_MELD,
+    Meld,
+    Pending,
+    check_rank_counts,
+    classify,
+    meld_order,
+)
+from handfoot.engine.state import Phase, HandState
+
+_CHOOSE, _DRAW, _PLAY, _ASK, _OVER = (Phase.CHOOSE, Phase.DRAW, Phase.PLAY, Phase.ASK,
+                                      Phase.OVER)
+
+#: open melds by rank, books by rank, and whether a wild-card meld is open
+Tables = tuple[dict[int, int], dict[int, int], bool]
+
+_STAGED_FIRST = ("Go down with the melds you laid out, or take them back, before you {}.")
+
+
+def _needs(counts: list[int], held: list[int]) -> str | None:
+    """The cards in ``counts`` not held, as text, or None."""
+    if all(map(le, counts, held)):
+        return None
+    missing = [c for c in range(NUM_CARDS) if counts[c] > held[c]]
+    if not missing:
+        return None
+    return format_cards(missing)
+
+
+class CheckedHand(HandState):
+    """A hand whose actions are checked: :meth:`verify`, :meth:`is_legal`, :meth:`apply`."""
+
+    # ------------------------------------------------------------ meld checks
+    def _wild_meld_open(self, team: int) -> bool:
+        size = self.rules.meld.book_size
+        return any(m.kind == WILD_MELD and m.size < size for m in self.melds[team])
+
+    def _check_new_meld(self, team: int, cards: Sequence[Card], open_ranks: dict[int, int],
+                        book_ranks: dict[int, int], wild_open: bool) -> tuple[int, int, int]:
+        """Check one new meld against the rules and the team's table (as it would be
+        after the melds before it in the same action); update the bookkeeping."""
+        rules = self.rules.meld
+        kind, rank, suit = classify(rules, cards)
+        wilds = sum(1 for c in cards if WILD[c])
+        if kind == RANK_MELD:
+            check_rank_counts(rules, rank, len(cards) - wilds, wilds, False, 0)
+            if wilds and wild_open and rules.wild_meld_blocks_wilds:
+                raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+            if rules.one_open_meld_per_rank and open_ranks.get(rank, 0):
+                raise BadMeld(f"Your team already has a meld of {RANK_WORDS[rank]} "
+                              "on the table: complete it before starting another.")
+            complete = len(cards) >= rules.book_size
+            if rules.books_per_rank and book_ranks.get(rank, 0) + open_ranks.get(rank, 0) \
+                    >= rules.books_per_rank:
+                raise BadMeld(f"Your team may have only {rules.books_per_rank} "
+                              f"books of {RANK_WORDS[rank]}.")
+            key = book_ranks if complete else open_ranks
+            key[rank] = key.get(rank, 0) + 1
+        elif kind == WILD_MELD:
+            if wild_open:
+                raise BadMeld("Your team already has a wild-card meld open: complete it first.")
+            if len(cards) > rules.book_size:
+                raise BadMeld(f"A wild-card book is complete at {rules.book_size} cards.")
+        return kind, rank, suit
+
+    def _table_state(self, team: int) -> Tables:
+        size = self.rules.meld.book_size
+        open_ranks: dict[int, int] = {}
+        book_ranks: dict[int, int] = {}
+        wild_open = False
+        for m in self.melds[team]:
+            if m.kind == RANK_MELD:
+                d = book_ranks if m.size >= size else open_ranks
+                d[m.rank] = d.get(m.rank, 0) + 1
+            elif m.kind == WILD_MELD and m.size < size:
+                wild_open = True
+        return open_ranks, book_ranks, wild_open
+
+    def _check_melds(self, team: int, melds: Sequence[Sequence[Card]], pending: Pending,
+                     tables: Tables | None = None) -> None:
+        """Check melds laid at once, against ``tables`` (the team's table by default)."""
+        open_ranks, book_ranks, wild_open = tables or self._table_state(team)
+        size = self.rules.meld.book_size
+        values = self.rules.card_value
+        # Wild-card melds first (one started blocks wilds on the others laid with it), then
+        # complete books, so that "complete before starting another" reads the same
+        # whatever order the player listed the melds in.
+        for cards in sorted(melds, key=meld_order):
+            kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
+            if kind == WILD_MELD and len(cards) < size:
+                wild_open = True
+            wilds = 0
+            for c in cards:
+                pending.used[c] += 1
+                pending.value += values[c]
+                wilds += WILD[c]
+            if kind == RANK_MELD:
+                if wilds:
+                    pending.dirty += 1
+                else:
+                    pending.clean += 1
+            if len(cards) >= size:
+                pending.books += 1
+
+    def _check_opening_melds(self, team: int, melds: Sequence[Sequence[Card]]) -> Pending:
+        """An opening's melds (those laid out and these), checked as laid at once; the
+        pending lay-down counts only the cards of ``melds`` as used from the hand."""
+        staged = [m.cards for m in self.melds[team]]
+        pending = Pending()
+        self._check_melds(team, [*staged, *melds], pending, ({}, {}, False))
+        used = pending.used
+        for m in staged:
+            for c in m:
+                used[c] -= 1
+        return pending
+
+    def _check_stage(self, team: int, cards: Sequence[Card]) -> None:
+        """A meld laid out for the opening, against the melds laid out before it."""
+        open_ranks, book_ranks, wild_open = self._table_state(team)
+        kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
+        if (kind == WILD_MELD and len(cards) < self.rules.meld.book_size
+                and self.rules.meld.wild_meld_blocks_wilds
+                and any(m.wilds for m in self.melds[team])):
+            # Laid down at once, the wild-card meld goes first and blocks the others' wilds.
+            raise BadMeld("While your wild-card meld is open, no wild may go on another meld: "
+                          "lay out the wild-card meld first, or complete it.")
+
+    def _check_add(self, team: int, index: int, cards: Sequence[Card]) -> Meld:
+        melds = self.melds[team]
+        if not 0 <= index < len(melds):
+            raise BadMeld(f"Your team has no meld number {index + 1}.")
+        if not cards:
+            raise BadMeld("Say which cards to add.")
+        meld = melds[index]
+        rules = self.rules.meld
+        size = rules.book_size
+        complete = meld.size >= size
+        threes = [c for c in cards if is_three(c)]
+        if threes:
+            raise BadMeld(f"3s cannot be melded ({format_cards(threes)}).")
+        added_wilds = sum(1 for c in cards if WILD[c])
+        if meld.kind == WILD_MELD:
+            if added_wilds != len(cards):
+                raise BadMeld("Only wild cards go on a wild-card meld.")
+            if meld.size + len(cards) > size:
+                raise BadMeld(f"A wild-card book is complete at {size} cards.")
+            return meld
+        if meld.kind == SEQUENCE:
+            if complete:
+                raise BadMeld(f"This sequence is complete at {size} cards and takes no more.")
+            if added_wilds or any(SUIT[c] != meld.suit for c in cards):
+                raise BadMeld(f"Only {SUIT_SYMBOLS[meld.suit]} cards that extend the "
+                              "sequence can be added to it.")
+            ranks = sorted([RANK[c] for c in cards] + [RANK[c] for c in meld.cards])
+            if (len(set(ranks)) != len(ranks) or ranks[-1] - ranks[0] != len(ranks) - 1):
+                raise BadMeld(f"{format_cards(cards)} does not extend the sequence "
+                              f"{format_cards(meld.cards)}.")
+            if len(ranks) > size:
+                raise BadMeld(f"A sequence is complete at {size} cards.")
+            return meld
+        wrong = [c for c in cards if not WILD[c] and RANK[c] != meld.rank]
+        if wrong:
+            raise BadMeld(f"{format_cards(wrong)} cannot go on the meld of "
+                          f"{RANK_WORDS[meld.rank]}.")
+        if added_wilds and rules.wild_meld_blocks_wilds and self._wild_meld_open(team):
+            raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+        check_rank_counts(rules, meld.rank, meld.naturals + len(cards) - added_wilds,
+                          meld.wilds + added_wilds, complete, added_wilds)
+        return meld
+
+    def _check_opening(self, team: int, pending: Pending) -> None:
+        o = self.rules.opening
+        minimum = self.minimums[team]
+        if pending.value < minimum:
+            raise OpeningTooLow(f"Your team needs {minimum} points to go down; "
+                                f"these melds make {pending.value}.")
+        if pending.clean < o.clean_melds:
+            raise OpeningTooLow(f"Your team's opening must hold {o.clean_melds} clean meld"
+                                f"{'s' if o.clean_melds > 1 else ''} (no wild cards).")
+        if pending.dirty < o.dirty_melds:
+            raise OpeningTooLow(f"Your team's opening must hold {o.dirty_melds} dirty meld"
+                                f"{'s' if o.dirty_melds > 1 else ''} (with a wild card).")
+        if pending.books < o.books:
+            raise OpeningTooLow(f"Your team's opening must hold {o.books} complete book"
+                                f"{'s' if o.books > 1 else ''}.")
+
+    @staticmethod
+    def _check_held(cards: Sequence[Card], held: list[int]) -> None:
+        for c in cards:
+            if held[c] < cards.count(c):
+                used = [0] * NUM_CARDS
+                for d in cards:
+                    used[d] += 1
+                raise CardsNotHeld(f"You do not hold {_needs(used, held)}.")
+
+    # -------------------------------------------------------------- going out
+    def _check_emptying(self, seat: int, left: int, by_discard: bool,
+                        action: Action | None = None) -> None:
+        """A player in the foot may run out of cards only by going out, and must keep a
+        card to discard (and one to hold) until going out is allowed. A play that leaves
+        one card or none is judged on the table as it would be after it (so the book a
+        player completes with their last cards counts toward going out): with one card
+        left, the player must then be able to go out by discarding it or by melding it."""
+        if left > 1 or not self.in_foot[seat] or (left == 1 and by_discard):
+            return
+        rule = self.rules.going_out.discard
+        after: CheckedHand = self
+        if action is not None:
+            after = self.clone()
+            after.push(action)
+        why = after.go_out_blocker(seat)
+        if left == 0:
+            if why:
+                raise CannotGoOut(f"You cannot go out yet: {why}. Keep at least one card.")
+            if by_discard and rule == "forbidden":
+                raise CannotGoOut("You cannot go out with a discard: meld your last card.")
+            if not by_discard and rule == "required":
+                raise CannotGoOut("You must keep a card to discard when you go out.")
+            return
+        if why is None and rule != "forbidden":
+            return  # the last card can be discarded to go out
+        if not isinstance(action, TakePile) and after._last_card_goes_out(seat):
+            return  # the last card can be melded to go out
+        if why:
+            raise CannotGoOut("Keep at least two cards, one to discard and one to hold, "
+                              f"until you can go out: {why}.")
+        raise CannotGoOut("You cannot go out with a discard: keep a card you can meld.")
+
+    def _last_card_goes_out(self, seat: int) -> bool:
+        """Whether the one card ``seat`` holds can be added to a meld to go out."""
+        last = next(c for c in range(NUM_CARDS) if self.hands[seat][c])
+        team = self.team_of[seat]
+        return any(self.is_legal(AddToMeld(i, (last,)))
+                   for i in range(len(self.melds[team])))
+
+    def _fits_emptying(self, seat: int, used: int, by_discard: bool = False,
+                       action: Action | None = None) -> bool:
+        left = self.hand_len[seat] - used
+        if left > 1 or not self.in_foot[seat] or (left == 1 and by_discard):
+            return True
+        try:
+            self._check_emptying(seat, left, by_discard, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def _stuck(self, seat: int) -> bool:
+        """A player in the foot left with one card who may neither go out nor discard it
+        (a rare corner when the stock ran dry) ends the turn without a discard."""
+        return (self.in_foot[seat] and self.hand_len[seat] <= 1 and not self._is_staging(seat)
+                and not self._fits_emptying(seat, self.hand_len[seat], by_discard=True))
+
+    def _is_staging(self, seat: int) -> bool:
+        team = self.team_of[seat]
+        return not self.opened[team] and bool(self.melds[team])
+
+    # ------------------------------------------------------------- the pile
+    def pile_blocker(self, seat: int) -> str | None:
+        """Why the pile cannot be taken at all now, or None."""
+        rules = self.rules.pile
+        top = self.pile_top
+        if top is None:
+            return "The discard pile is empty."
+        if is_three(top):
+            return f"The pile is frozen: a 3 ({format_card(top)}) is on top."
+        if WILD[top]:
+            return f"The pile is frozen: a wild card ({format_card(top)}) is on top."
+        if len(self.pile) < max(rules.min_size, 1):
+            return (f"The pile can be taken only when it holds at least {rules.min_size} "
+                    f"cards; it holds {len(self.pile)}.")
+        if not self.opened[self.team_of[seat]] and rules.before_opening == "never":
+            return "Your team must open before it can take the pile."
+        return None
+
+    def pile_counts(self) -> range:
+        """How many cards a pick-up may take."""
+        return self.rules.pile_take_counts(len(self.pile))
+
+    def _check_take_pile(self, seat: int, action: TakePile) -> None:
+        why = self.pile_blocker(seat)
+        if why:
+            raise PileNotAvailable(why)
+        top = self.pile[-1]
+        rank = RANK[top]
+        team = self.team_of[seat]
+        rules = self.rules.pile
+        counts = self.pile_counts()
+        count = action.count or counts.start
+        if count not in counts:
+            raise PileNotAvailable(
+                f"You may take {counts.start}" + (f" to {counts.stop - 1}" if len(counts) > 1
+                                                    else "") + f" cards, not {count}.")
+        shown = action.shown
+        frozen = rules.wild_freezes_until_taken and self.pile_wilds > 0
+        naturals = [c for c in shown if not WILD[c]]
+        wilds = len(shown) - len(naturals)
+        if any(RANK[c] != rank for c in naturals) or any(is_three(c) for c in shown):
+            raise PileNotAvailable(f"To take the pile show cards that match the top card, "
+                                   f"{format_card(top)}.")
+        opened = self.opened[team]
+        target = self.pile_target(team, rank)
+        if len(shown) == 2 and wilds == 0:
+            way = "natural-pair"
+        elif len(shown) == 2 and wilds == 1:
+            way = "natural-and-wild"
+        elif not shown:
+            way = "meld-on-board"
+        else:
+            way = "other"
+        if way not in rules.show:
+            needs = {"natural-pair": "two natural cards of that rank",
+                     "natural-and-wild": "one natural card of that rank and a wild card",
+                     "meld-on-board": "a meld of that rank already on the table"}
+            allowed = " or ".join(needs[w] for w in rules.show)
+            raise PileNotAvailable(f"To take the pile (top card {format_card(top)}) "
+                                   f"you must show {allowed}.")
+        if frozen and way != "natural-pair":
+            raise PileNotAvailable("The pile is frozen by a wild card in it: only a natural "
+                                   f"pair of {RANK_WORDS[rank]} takes it.")
+        if way == "meld-on-board":
+            has = [i for i, m in enumerate(self.melds[team])
+                   if m.kind == RANK_MELD and m.rank == rank] if opened else []
+            if not has:
+                raise PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
+                                       "the table to take the pile with.")
+            if target is None:
+                target = has[-1]
+        if action.opening and opened:
+            raise PileNotAvailable("Your team has already opened: lay further melds "
+                                   "after taking the pile.")
+        pending = Pending()
+        if target is not None:  # the team has this meld on the table, so it has opened
+            meld = self.melds[team][target]
+            complete = meld.size >= self.rules.meld.book_size
+            check_rank_counts(self.rules.meld, rank, meld.naturals + len(naturals) + 1,
+                              meld.wilds + wilds, complete, wilds)
+            if (wilds and self.rules.meld.wild_meld_blocks_wilds
+                    and self._wild_meld_open(team)):
+                raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+            used = [0] * NUM_CARDS
+            for c in shown:
+                used[c] += 1
+        else:
+            if opened:
+                self._check_melds(team, [(top, *shown)], pending)
+            else:  # the top card's meld, the melds laid out and any given here: the opening
+                pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
+            used = pending.used
+            used[top] -= 1  # the top card comes from the pile, not the hand
+        missing = _needs(used, self.hands[seat])
+        if missing:
+            raise CardsNotHeld(f"You do not hold {missing}.")
+        if not opened:
+            self._check_opening(team, pending)
+        left = self.hand_len[seat] - sum(used) + count - 1
+        self._check_emptying(seat, left, False, action)
+
+    # ----------------------------------------------------------------- verify
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise an :class:`IllegalAction` saying why ``action`` is not legal now."""
+        phase = self.phase
+        if phase == _OVER:
+            raise WrongPhase("The hand is over.")
+        if seat is not None and seat != self.actor:
+            raise NotYourTurn(self._whose_turn_text())
+        p = self.actor
+        if isinstance(action, ChooseHand):
+            if phase != _CHOOSE:
+                raise WrongPhase("The hands have already been chosen.")
+            if action.stack not in (0, 1):
+                raise IllegalAction("Choose stack 1 or stack 2.")
+            return
+        if phase == _CHOOSE:
+            raise WrongPhase("First choose which of your two stacks is your hand.")
+        if isinstance(action, AnswerGoOut):
+            if phase != _ASK:
+                raise WrongPhase("Nobody has asked to go out.")
+            return
+        if phase == _ASK:
+            raise WrongPhase("Your partner has asked to go out: answer yes or no.")
+        team = self.team_of[p]
+        opened = self.opened[team]
+        staging = not opened and bool(self.melds[team])
+        if isinstance(action, PickUpFoot):
+            if staging:
+                raise IllegalAction(_STAGED_FIRST.format("pick up your foot"))
+            if self.in_foot[p]:
+                raise IllegalAction("You have already picked up your foot.")
+            if self.hand_len[p]:
+                raise IllegalAction("Play every card of your hand before you pick up your foot.")
+            return
+        if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
+            raise IllegalAction("Your hand is empty: pick up your foot.")
+        if isinstance(action, Draw | TakePile | TakeUpcard):
+            if phase != _DRAW:
+                raise WrongPhase("You have already drawn this turn.")
+            if isinstance(action, TakePile):
+                self._check_take_pile(p, action)
+                return
+            if staging:
+                raise IllegalAction("Take back the melds you laid out before you draw: laid "
+                                    "out before drawing, they count only toward taking the pile.")
+            if isinstance(action, TakeUpcard):
+                if self.rules.turn.first_turn_upcard == "no":
+                    raise IllegalAction("These rules do not let you take the upcard.")
+                if self.turn_number != 0 or len(self.pile) != 1:
+                    raise IllegalAction("The upcard may be taken only on the first turn.")
+            return
+        if phase == _DRAW:
+            if isinstance(action, TakeBack) and staging:
+                pass
+            elif not (isinstance(action, LayMeld | AddToMeld) and not opened
+                      and self.rules.pile.before_opening == "with-opening"
+                      and self.pile_blocker(p) is None):
+                raise WrongPhase("Draw first: from the stock, or take the pile.")
+            # Melds laid out before drawing, to open with the pile: checked as below.
+        if isinstance(action, LayMeld):
+            self._check_held(action.cards, self.hands[p])
+            if not opened:
+                self._check_stage(team, action.cards)
+                return
+            self._check_new_meld(team, action.cards, *self._table_state(team))
+            self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
+            return
+        if isinstance(action, AddToMeld):
+            if not opened and not staging:
+                raise IllegalAction("Your team must open before adding to melds.")
+            self._check_add(team, action.meld, action.cards)
+            self._check_held(action.cards, self.hands[p])
+            if opened:
+                self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
+            return
+        if isinstance(action, TakeBack):
+            if opened:
+                raise IllegalAction("Your team has gone down: its melds stay on the table.")
+            if not 0 <= action.meld < len(self.melds[team]):
+                raise IllegalAction(f"You have no laid-out meld number {action.meld + 1}.")
+            return
+        if isinstance(action, GoDown):
+            if opened:
+                raise IllegalAction("Your team has already gone down.")
+            if not staging:
+                raise IllegalAction("Lay out your melds first (meld QH QD QS), then go down.")
+            pending = self._check_opening_melds(team, ())
+            self._check_opening(team, pending)
+            self._check_emptying(p, self.hand_len[p], False, action)
+            return
+        if isinstance(action, LayDown):
+            if not action.melds:
+                raise BadMeld("Say which cards to lay down.")
+            if opened and len(action.melds) > 1:
+                raise BadMeld("Lay down one meld at a time once your team has opened.")
+            if opened:
+                pending = Pending()
+                self._check_melds(team, action.melds, pending)
+            else:
+                pending = self._check_opening_melds(team, action.melds)
+            missing = _needs(pending.used, self.hands[p])
+            if missing:
+                raise CardsNotHeld(f"You do not hold {missing}.")
+            if not opened:
+                self._check_opening(team, pending)
+            self._check_emptying(p, self.hand_len[p] - sum(pending.used), False, action)
+            return
+        if staging:
+            what = {Discard: "discard", EndTurn: "end your turn", AskToGoOut: "ask to go out"}
+            raise IllegalAction(_STAGED_FIRST.format(what.get(type(action), "do that")))
+        if isinstance(action, Discard):
+            c = action.card
+            if not 0 <= c < NUM_CARDS or not self.hands[p][c]:
+                name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
+                raise CardsNotHeld(f"You do not hold {name}.")
+            self._check_emptying(p, self.hand_len[p] - 1, True)
+            return
+        if isinstance(action, EndTurn):
+            if not self.may_end_turn and not self._stuck(p):
+                raise IllegalAction("End your turn with a discard.")
+            return
+        if isinstance(action, AskToGoOut):
+            if not self.rules.going_out.permission or self.rules.individuals:
+                raise IllegalAction("These rules do not ask a partner before going out.")
+            if self.asked:
+                raise IllegalAction("You have already asked this turn.")
+            if not self.in_foot[p]:
+                raise IllegalAction("You can ask to go out once you are in your foot.")
+            why = self.books_missing(team)
+            if why:
+                raise CannotGoOut(f"Your team cannot go out yet: it needs {why}.")
+            why = self.partners_missing(p)
+            if why:
+                raise CannotGoOut(f"You cannot go out yet: {why}.")
+            return
+        raise IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
+
+    def _whose_turn_text(self) -> str:
+        if self.phase == _ASK:
+            return f"It is seat {self.actor + 1}'s turn to answer."
+        return f"It is not your turn: seat {self.actor + 1} is playing."
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        try:
+            self.verify(action, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Check the action and carry it out; a refused action changes nothing."""
+        self.verify(action, seat)
+        self.push(action)

@@ -1,0 +1,59 @@
+"""What chance decides for a hand: the shuffled deck, the first player, the grabs."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from handfoot.cards import JOKER, Card
+from handfoot.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Everything chance decides for a hand, so that a record stands on its own.
+
+    ``order`` is the whole shuffled deck, top first. Seat 0 gets the first two
+    stacks (hand size, then foot size), seat 1 the next two, and so on; then the
+    upcard, if the rules turn one; the rest is the stock. ``grabs`` is how many
+    cards each player's simulated grab took (the bonus goes to exact grabs).
+    ``shuffles`` holds, in order, each new stock made from the pile during the hand.
+    """
+
+    order: tuple[Card, ...]
+    first_seat: int
+    grabs: tuple[int, ...] = ()
+    shuffles: tuple[tuple[Card, ...], ...] = ()
+
+    @staticmethod
+    def shuffled(rules: Rules, rng: random.Random, first_seat: int | None = None) -> Deal:
+        deck = full_deck(rules)
+        rng.shuffle(deck)
+        seats = rules.players.seats
+        target = rules.deal.hand_size + rules.deal.foot_size
+        spread = rules.deal.grab_spread
+        grabs = tuple(target + rng.randint(-spread, spread) for _ in range(seats))
+        if first_seat is None:
+            first_seat = high_card_cut(seats, rng)
+        return Deal(tuple(deck), first_seat, grabs)
+
+
+def full_deck(rules: Rules) -> list[Card]:
+    """Every card of the rule set's decks, in card order."""
+    deck: list[Card] = []
+    for _ in range(rules.num_decks):
+        deck.extend(range(52))
+        deck.extend([JOKER] * rules.deck.jokers_per_deck)
+    deck.extend([JOKER] * rules.deck.extra_jokers)
+    return deck
+
+
+def high_card_cut(seats: int, rng: random.Random) -> int:
+    """Each player cuts for high card (2 low, ace high); ties cut again."""
+    contenders = list(range(seats))
+    while True:
+        cuts = {s: rng.randint(2, 14) for s in contenders}
+        best = max(cuts.values())
+        contenders = [s for s in contenders if cuts[s] == best]
+        if len(contenders) == 1:
+            return contenders[0]

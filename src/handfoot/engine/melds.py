@@ -1,0 +1,217 @@
+"""Melds and books: what a meld is, the checks on its cards, and counting books.
+
+These are pure functions of a rule set and cards; :mod:`handfoot.engine.checks`
+uses them against a team's table.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+from handfoot.cards import (
+    NATURAL,
+    NUM_CARDS,
+    RANK,
+    RANK_WORDS,
+    SUIT,
+    SUIT_SYMBOLS,
+    WILD,
+    Card,
+    format_cards,
+    is_three,
+)
+from handfoot.engine.errors import BadMeld
+from handfoot.rules import GoingOut, MeldRules, Rules
+
+RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
+TWOS = (0, 1, 2, 3)
+
+
+class Meld:
+    """A meld on the table; it is a book once it holds ``book_size`` cards."""
+
+    __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "size", "suit", "view",
+                 "wilds")
+
+    def __init__(self, kind: int, rank: int, suit: int, cards: list[Card]) -> None:
+        #: what a view made of this meld, as (cards, index, view): a cache for
+        #: :mod:`handfoot.views` (cards are only ever added to a meld)
+        self.view: tuple[int, int, object] | None = None
+        self.kind = kind
+        self.rank = rank
+        self.suit = suit
+        self.cards = cards
+        #: how many cards it holds (kept with ``cards``: read far more often than changed)
+        self.size = len(cards)
+        self.wilds = sum(1 for c in cards if WILD[c])
+        self.naturals = self.size - self.wilds
+        ranks = [RANK[c] for c in cards]
+        self.low = min(ranks)
+        self.high = max(ranks)
+
+    def copy(self) -> Meld:
+        m = Meld.__new__(Meld)
+        m.kind, m.rank, m.suit, m.cards = self.kind, self.rank, self.suit, self.cards[:]
+        m.size = self.size
+        m.wilds, m.naturals, m.low, m.high = self.wilds, self.naturals, self.low, self.high
+        m.view = self.view
+        return m
+
+    def add(self, cards: Sequence[Card]) -> None:
+        """Put more cards on this meld (already checked)."""
+        self.cards.extend(cards)
+        self.size += len(cards)
+        for c in cards:
+            if WILD[c]:
+                self.wilds += 1
+            else:
+                self.naturals += 1
+                r = RANK[c]
+                if r < self.low:
+                    self.low = r
+                if r > self.high:
+                    self.high = r
+
+    def describe(self) -> str:
+        if self.kind == SEQUENCE:
+            return f"{SUIT_SYMBOLS[self.suit]} sequence"
+        if self.kind == WILD_MELD:
+            return "wild cards"
+        return RANK_WORDS[self.rank]
+
+    def __repr__(self) -> str:
+        return f"<Meld {self.describe()}: {format_cards(self.cards)}>"
+
+
+class MeldShape(Protocol):
+    """What counting books reads of a meld."""
+
+    @property
+    def kind(self) -> int: ...
+    @property
+    def wilds(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+
+
+class Shape(NamedTuple):
+    """A meld as it would be (for counting books before a play is made)."""
+
+    kind: int
+    wilds: int
+    size: int
+
+
+def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, int, int]:
+    """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
+    clean = dirty = wild = seq = 0
+    for m in melds:
+        if m.size >= book_size:
+            if m.kind == RANK_MELD:
+                if m.wilds:
+                    dirty += 1
+                else:
+                    clean += 1
+            elif m.kind == WILD_MELD:
+                wild += 1
+            else:
+                seq += 1
+    return clean, dirty, wild, seq
+
+
+@functools.lru_cache(maxsize=4096)
+def books_missing(go: GoingOut, clean: int, dirty: int, wild: int, seq: int) -> str | None:
+    """What a team with these complete books still needs to go out, in words, or None."""
+    need = []
+    spare_clean = clean - go.clean_books
+    if spare_clean < 0:
+        need.append(f"{-spare_clean} more clean book{'s' if spare_clean < -1 else ''}")
+    dirty_have = dirty + (max(spare_clean, 0) if go.clean_counts_as_dirty else 0)
+    if dirty_have < go.dirty_books:
+        k = go.dirty_books - dirty_have
+        need.append(f"{k} more dirty book{'s' if k > 1 else ''}")
+    if wild < go.wild_books:
+        need.append(f"{go.wild_books - wild} more wild-card book")
+    if seq < go.sequence_books:
+        need.append(f"{go.sequence_books - seq} more sequence book")
+    return " and ".join(need) if need else None
+
+
+def classify(rules: MeldRules, cards: Sequence[Card]) -> tuple[int, int, int]:
+    """(kind, rank, suit) of a new meld's cards, or :class:`BadMeld` saying why not."""
+    naturals = [c for c in cards if NATURAL[c]]
+    threes = [c for c in cards if is_three(c)]
+    if threes:
+        raise BadMeld(f"3s cannot be melded ({format_cards(threes)}).")
+    if len(cards) < rules.min_size:
+        raise BadMeld(f"A meld needs at least {rules.min_size} cards; "
+                      f"{format_cards(cards)} is {len(cards)}.")
+    if not naturals:
+        if not rules.wild_melds:
+            raise BadMeld("Wild cards cannot make a meld of their own in these rules.")
+        return WILD_MELD, 0, -1
+    ranks = {RANK[c] for c in naturals}
+    if len(ranks) == 1:
+        return RANK_MELD, RANK[naturals[0]], -1
+    if rules.sequences:
+        suits = {SUIT[c] for c in cards}
+        sorted_ranks = sorted(RANK[c] for c in cards)
+        if (len(naturals) == len(cards) and len(suits) == 1
+                and len(set(sorted_ranks)) == len(sorted_ranks)
+                and sorted_ranks[-1] - sorted_ranks[0] == len(sorted_ranks) - 1):
+            if len(cards) > rules.book_size:
+                raise BadMeld(f"A sequence is complete at {rules.book_size} cards.")
+            return SEQUENCE, 0, SUIT[cards[0]]
+        if len(suits) == 1 and len(naturals) == len(cards):
+            raise BadMeld(f"{format_cards(cards)} is not an unbroken sequence in one suit.")
+        if len(naturals) < len(cards) and len(suits - {-1}) == 1:
+            raise BadMeld("A sequence cannot hold wild cards.")
+    raise BadMeld(f"A meld is cards of one rank: {format_cards(cards)} mixes "
+                  + ", ".join(RANK_WORDS[r] for r in sorted(ranks)) + ".")
+
+
+def check_rank_counts(rules: MeldRules, rank: int, naturals: int, wilds: int,
+                      complete_before: bool, added_wilds: int) -> None:
+    """The natural and wild cards a meld of ``rank`` would hold, against the rules."""
+    name = RANK_WORDS[rank]
+    if complete_before and added_wilds and not rules.burn_wilds:
+        raise BadMeld("Wild cards cannot be added to a complete book.")
+    if naturals < rules.min_naturals:
+        raise BadMeld(f"A meld of {name} needs at least {rules.min_naturals} natural cards.")
+    if wilds > rules.max_wilds:
+        raise BadMeld(f"A meld may hold at most {rules.max_wilds} wild cards; "
+                      f"this meld of {name} would hold {wilds}.")
+    if rules.naturals_exceed_wilds and wilds >= naturals:
+        raise BadMeld(f"A meld needs more natural cards than wild cards; this meld of {name} "
+                      f"would have {naturals} natural and {wilds} wild.")
+
+
+def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:
+    """The kind of a meld as it lies on a table at the end of a hand (RANK_MELD,
+    SEQUENCE or WILD_MELD), checked with the same rules as in play; raises
+    :class:`BadMeld` if the cards could not be a meld or book under ``rules``."""
+    kind, rank, _ = classify(rules.meld, list(cards))
+    if kind == RANK_MELD:
+        wilds = sum(1 for c in cards if WILD[c])
+        # Naturals burned on a complete book do not change its wilds, so check the book.
+        check_rank_counts(rules.meld, rank, len(cards) - wilds, wilds, False, 0)
+    return kind
+
+
+@dataclass(slots=True)
+class Pending:
+    """What one lay-down (or a pile pick-up with its opening) would put on the table."""
+
+    value: int = 0
+    clean: int = 0
+    dirty: int = 0
+    books: int = 0
+    used: list[int] = field(default_factory=lambda: [0] * NUM_CARDS)
+
+
+def meld_order(cards: Sequence[Card]) -> tuple[bool, int]:
+    """Melds of one action are checked and laid wild-card melds first, then longest first."""
+    return (not all(WILD[c] for c in cards), -len(cards))

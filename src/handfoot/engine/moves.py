@@ -1,0 +1,435 @@
+"""The legal moves: listed one meld and one card at a time, never as whole openings.
+
+A team opens by laying its melds out one at a time (:class:`LayMeld`, each checked
+as it is laid out; :class:`TakeBack` returns one to the hand) and then going down
+(:class:`GoDown`, checked against the opening minimum and the rule set's other
+opening conditions), or by taking the pile with them. After that each new meld and
+each card added is its own move. The list offers, for each new meld, only its
+smallest form (as many cards as a meld needs) and, for each meld on the table,
+one card of each kind that can go on it: every larger meld, every opening and
+every multi-card addition is reached from these a card at a time, so the number
+of moves grows with the hand only polynomially (never with its combinations).
+
+The engine also accepts the larger moves a person plays at once (a meld of five
+cards, several cards added together, :class:`LayDown` of a whole opening, a pile
+taken with its opening melds); they are legal, so ``action in legal`` is true for
+them, but they are not listed.
+
+Cards that no rule tells apart (any 2, the naturals of a rank where suits do not
+matter; see :attr:`Rules.card_class`) are listed once, as the lowest one held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from handfoot.actions import (
+    ASK,
+    DRAW,
+    END_TURN,
+    GO_DOWN,
+    NO,
+    PICK_UP_FOOT,
+    TAKE_UPCARD,
+    YES,
+    Action,
+    AddToMeld,
+    AnswerGoOut,
+    AskToGoOut,
+    ChooseHand,
+    Discard,
+    Draw,
+    EndTurn,
+    GoDown,
+    LayDown,
+    LayMeld,
+    PickUpFoot,
+    TakeBack,
+    TakePile,
+    TakeUpcard,
+)
+from handfoot.cards import JOKER, NUM_CARDS, Card
+from handfoot.engine.checks import CheckedHand
+from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
+from handfoot.engine.state import Phase
+from handfoot.rules import Rules
+
+_CHOOSE, _DRAW, _PLAY, _ASK, _OVER = (Phase.CHOOSE, Phase.DRAW, Phase.PLAY, Phase.ASK,
+                                      Phase.OVER)
+_CHOICES = (ChooseHand(0), ChooseHand(1))
+_ANSWERS = (YES, NO)
+_DISCARDS = tuple(Discard(c) for c in range(NUM_CARDS))
+
+# Moves are small frozen values; the listed ones are made once and shared.
+_MELDS: dict[tuple[Card, ...], LayMeld] = {}
+_ADDS: dict[tuple[int, Card], AddToMeld] = {}
+_BACKS: list[TakeBack] = []
+_PILES: dict[tuple[tuple[Card, ...], int], TakePile] = {}
+
+
+def _lay(cards: tuple[Card, ...]) -> LayMeld:
+    move = _MELDS.get(cards)
+    if move is None:
+        move = _MELDS[cards] = LayMeld(cards)
+    return move
+
+
+def _add(meld: int, card: Card) -> AddToMeld:
+    move = _ADDS.get((meld, card))
+    if move is None:
+        move = _ADDS[(meld, card)] = AddToMeld(meld, (card,))
+    return move
+
+
+def _back(meld: int) -> TakeBack:
+    while len(_BACKS) <= meld:
+        _BACKS.append(TakeBack(len(_BACKS)))
+    return _BACKS[meld]
+
+
+def _take(shown: tuple[Card, ...], count: int) -> TakePile:
+    move = _PILES.get((shown, count))
+    if move is None:
+        move = _PILES[(shown, count)] = TakePile(shown, count)
+    return move
+
+
+def naturals_by_class(rules: Rules, hand: Sequence[int], rank: int) -> list[list[Card]]:
+    """The naturals of ``rank`` held, one list per class, each lowest card first."""
+    out: list[list[Card]] = []
+    for members in rules.rank_classes[rank]:
+        held = [d for d in members for _ in range(hand[d])]
+        if held:
+            out.append(held)
+    return out
+
+
+def picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
+    """Every way to take ``n`` cards from ``groups`` (classes of interchangeable cards,
+    each lowest first), one per choice of how many from each class."""
+    if n == 0:
+        yield ()
+        return
+    if not groups:
+        return
+    first, rest = groups[0], groups[1:]
+    room = sum(len(g) for g in rest)
+    for k in range(min(n, len(first)), -1, -1):
+        if n - k > room:
+            break
+        for tail in picks(rest, n - k):
+            yield (*first[:k], *tail)
+
+
+class Hand(CheckedHand):
+    """One hand of Hand and Foot: the state, every action checked, and the legal moves.
+
+    >>> import random
+    >>> from handfoot.engine.deal import Deal
+    >>> from handfoot.rules import preset
+    >>> rules = preset("texas-good-sam")
+    >>> hand = Hand(rules, Deal.shuffled(rules, random.Random(7)))
+    >>> hand.phase.name, hand.actor == hand.first_seat, len(hand.stock)
+    ('DRAW', True, 182)
+    >>> hand.apply(Draw()); hand.phase.name
+    'PLAY'
+    """
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal move now (one meld or one card at a time), with interchangeable
+        cards listed once."""
+        phase = self.phase
+        if phase == _OVER:
+            return []
+        if phase == _CHOOSE:
+            return list(_CHOICES)
+        if phase == _ASK:
+            return list(_ANSWERS)
+        p = self.actor
+        team = self.team_of[p]
+        opened = self.opened[team]
+        staging = not opened and bool(self.melds[team])
+        if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
+            return [PICK_UP_FOOT]
+        # The first move always moves the turn on (so a player that takes the first
+        # never lays out and takes back for ever): drawing, going down or taking the
+        # last meld laid out back, melding once the team is down, else a discard.
+        out: list[Action] = []
+        if phase == _DRAW:
+            if staging:
+                out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
+            else:
+                out.append(DRAW)
+                if (self.rules.turn.first_turn_upcard != "no" and self.turn_number == 0
+                        and len(self.pile) == 1):
+                    out.append(TAKE_UPCARD)
+            if self.pile_blocker(p) is None:
+                self._pile_moves(p, out)
+                if not opened and self.rules.pile.before_opening == "with-opening":
+                    self._meld_moves(p, team, False, out)
+            return out
+        if staging:
+            if self.is_legal(GO_DOWN):
+                out.append(GO_DOWN)
+            out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
+            self._meld_moves(p, team, False, out)
+            return out
+        if opened:
+            self._meld_moves(p, team, True, out)
+        go = self.rules.going_out
+        if (go.permission and not self.rules.individuals and not self.asked
+                and self.in_foot[p] and self.is_legal(ASK)):
+            out.append(ASK)
+        if self.may_end_turn or self._stuck(p):
+            out.append(END_TURN)
+        hand = self.hands[p]
+        if self.in_foot[p] and self.hand_len[p] == 1 \
+                and not self._fits_emptying(p, 1, by_discard=True):
+            if not opened:
+                self._meld_moves(p, team, False, out)
+            return out
+        cls = self.rules.card_class
+        seen = [False] * NUM_CARDS
+        for c in range(NUM_CARDS):
+            if hand[c]:
+                k = cls[c]
+                if not seen[k]:
+                    seen[k] = True
+                    out.append(_DISCARDS[c])
+        if not opened:
+            self._meld_moves(p, team, False, out)
+        return out
+
+    def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action]) -> None:
+        """New melds in their smallest form, and one card added to a meld."""
+        rules = self.rules
+        mr = rules.meld
+        hand = self.hands[p]
+        k = mr.min_size
+        open_ranks, book_ranks, wild_open = self._table_state(team)
+        wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
+        two_cards = [c for c in (0, 1, 2, 3) for _ in range(hand[c])]
+        jokers = hand[JOKER]
+        # The emptying rule matters only for a play that leaves a player in the foot with
+        # one card or none; such moves are checked one by one.
+        check = opened and self.in_foot[p]
+        left = self.hand_len[p]
+        start = len(out)
+
+        def wild_sets(w: int) -> list[tuple[Card, ...]]:
+            return [(*two_cards[:t], *(JOKER,) * (w - t))
+                    for t in range(min(w, len(two_cards)), -1, -1) if w - t <= jokers]
+
+        by_w: dict[int, list[tuple[Card, ...]]] = {}
+        for rank in range(4, 15):
+            base = (rank - 2) * 4
+            have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+            if have < mr.min_naturals:
+                continue
+            if mr.one_open_meld_per_rank and open_ranks.get(rank, 0):
+                continue
+            if mr.books_per_rank and (book_ranks.get(rank, 0) + open_ranks.get(rank, 0)
+                                      >= mr.books_per_rank):
+                continue
+            groups = naturals_by_class(rules, hand, rank)
+            for n in range(min(k, have), mr.min_naturals - 1, -1):
+                w = k - n
+                if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= n):
+                    break
+                if w and not wild_ok:
+                    break
+                wilds = by_w.get(w)
+                if wilds is None:
+                    wilds = by_w[w] = wild_sets(w)
+                if not wilds:
+                    continue
+                for nat in picks(groups, n):
+                    for ws in wilds:
+                        out.append(_lay(tuple(sorted((*nat, *ws)))))
+        if mr.sequences:
+            for suit in range(4):
+                run: list[Card] = []
+                for rank in range(4, 16):
+                    c = (rank - 2) * 4 + suit
+                    if rank <= 14 and hand[c]:
+                        run.append(c)
+                        continue
+                    for i in range(len(run) - k + 1):
+                        out.append(_lay(tuple(run[i:i + k])))
+                    run = []
+        if mr.wild_melds and not wild_open and not (
+                not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
+                and any(m.wilds for m in self.melds[team])):
+            for ws in wild_sets(k):
+                out.append(_lay(tuple(sorted(ws))))
+        if check and left - k <= 1:
+            out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
+        start = len(out)
+        size = mr.book_size
+        wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
+        a_two = two_cards[0] if two_cards else -1
+        for i, m in enumerate(self.melds[team]):
+            kind = m.kind
+            if kind == RANK_MELD:
+                for group in naturals_by_class(rules, hand, m.rank):
+                    out.append(_add(i, group[0]))
+                if (wild_add_ok and (m.size < size or mr.burn_wilds)
+                        and m.wilds < mr.max_wilds
+                        and not (mr.naturals_exceed_wilds and m.wilds + 1 >= m.naturals)):
+                    if a_two >= 0:
+                        out.append(_add(i, a_two))
+                    if jokers:
+                        out.append(_add(i, JOKER))
+            elif m.size < size:
+                if kind == SEQUENCE:
+                    if m.low > 4 and hand[(m.low - 3) * 4 + m.suit]:
+                        out.append(_add(i, (m.low - 3) * 4 + m.suit))
+                    if m.high < 14 and hand[(m.high - 1) * 4 + m.suit]:
+                        out.append(_add(i, (m.high - 1) * 4 + m.suit))
+                elif kind == WILD_MELD:
+                    if a_two >= 0:
+                        out.append(_add(i, a_two))
+                    if jokers:
+                        out.append(_add(i, JOKER))
+        if check and left - 1 <= 1:
+            out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
+
+    def _pile_moves(self, p: int, out: list[Action]) -> None:
+        """The ways to take the pile: what is shown, and how many cards."""
+        top = self.pile[-1]
+        rank = (top >> 2) + 2
+        rules = self.rules
+        hand = self.hands[p]
+        groups = naturals_by_class(rules, hand, rank)
+        shows: list[tuple[Card, ...]] = []
+        ways = rules.pile.show
+        if "natural-pair" in ways:
+            shows.extend(picks(groups, 2))
+        if "natural-and-wild" in ways:
+            a_two = next((c for c in (0, 1, 2, 3) if hand[c]), -1)
+            for nat in picks(groups, 1):
+                if a_two >= 0:
+                    shows.append(tuple(sorted((*nat, a_two))))
+                if hand[JOKER]:
+                    shows.append((*nat, JOKER))
+        if "meld-on-board" in ways:
+            shows.append(())
+        counts = self.pile_counts()
+        in_foot = self.in_foot[p]
+        for shown in shows:
+            # The count matters only to the emptying rule: a larger count keeps more cards.
+            if not self.is_legal(_take(shown, counts.stop - 1)):
+                continue
+            for count in counts:
+                move = _take(shown, count)
+                if in_foot and self.hand_len[p] - len(shown) + count - 1 <= 1 \
+                        and not self.is_legal(move):
+                    continue
+                out.append(move)
+
+    def iter_legal_actions(self) -> Iterator[Action]:
+        return iter(self.legal_actions())
+
+    def legal(self) -> LegalActions:
+        """The legal actions now, listed only when asked (see :class:`LegalActions`).
+        They answer from this very state; a player is given :meth:`actor_legal`."""
+        return LegalActions(self)
+
+    def actor_legal(self) -> LegalActions:
+        """The legal actions now, for the player to act: they answer from
+        :meth:`seat_copy`, so nothing reachable from them shows a card that player
+        cannot see."""
+        return LegalActions(self.seat_copy(), self.rules, seat_copy=True)
+
+
+_ACTION_TYPES = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, LayMeld, TakeBack, GoDown,
+                 AddToMeld, PickUpFoot, Discard, EndTurn, AskToGoOut, AnswerGoOut)
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a hand as it stands, as a lazy sequence.
+
+    The list (one meld or one card at a time, see :mod:`handfoot.engine.moves`) is
+    built the first time it is indexed, measured or iterated, and ``action in legal``
+    asks the engine directly: it is true when the engine accepts the action now, so
+    a whole opening laid down at once, a meld of more cards than the listed smallest
+    one, several cards added together, or a listed move with other interchangeable
+    cards are accepted too. The sequence belongs to the state it was made for: once
+    an action has been carried out it refuses to answer.
+
+    ``rules`` is the rule set being played (public). :attr:`seat_state` is the state
+    as the player to act knows it, when the actions were made for that player.
+    """
+
+    __slots__ = ("__hand", "_accepted", "_list", "_seat", "_stamp", "rules")
+
+    def __init__(self, hand: Hand | None, rules: Rules | None = None,
+                 seat_copy: bool = False) -> None:
+        self.__hand = hand
+        self._seat = seat_copy and hand is not None
+        self._accepted: object = None
+        self._list: list[Action] | None = None if hand is not None else []
+        self._stamp = len(hand.history) if hand is not None else 0
+        self.rules = rules if rules is not None or hand is None else hand.rules
+
+    @property
+    def seat_state(self) -> Hand | None:
+        """The hand as the player to act knows it (:meth:`Hand.seat_copy`: every card that
+        player cannot see is face down), for players that read the state in the engine's
+        own form rather than a :class:`~handfoot.views.View`; None when these actions
+        answer from a full state (inside a search, say). It shares its lists with the
+        game, so it is for reading only, and only until an action is carried out."""
+        return self.__hand if self._seat else None
+
+    def _state(self) -> Hand:
+        hand = self.__hand
+        assert hand is not None
+        if len(hand.history) != self._stamp:
+            raise RuntimeError("these legal actions were listed for an earlier state")
+        return hand
+
+    def _all(self) -> list[Action]:
+        if self._list is None:
+            self._list = self._state().legal_actions()
+        elif self.__hand is not None:
+            self._state()
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i: int) -> Action:  # type: ignore[override]
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._all())
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, _ACTION_TYPES):
+            return False
+        if self._list is not None and action in self._list:
+            self._accepted = action
+            return True
+        if self.__hand is None:
+            return False
+        if self._state().is_legal(action):
+            self._accepted = action
+            return True
+        return False
+
+    def confirms(self, action: Action) -> bool:
+        """Whether the engine accepted this very action object (``action in self``) as
+        the last one it was asked about, in the state these actions belong to; a
+        player that carries it out need not have it checked a second time."""
+        return (action is self._accepted and self.__hand is not None
+                and len(self.__hand.history) == self._stamp)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalActions | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._all()!r})"

@@ -1,0 +1,717 @@
+"""The state of one hand, and carrying out actions already known to be legal.
+
+:class:`HandState` holds who holds what, what is on the table and whose turn it
+is, and :meth:`HandState.push` carries out an action without checking it (the
+fast path for simulations and for replaying a checked log). The checks live in
+:mod:`handfoot.engine.checks`, the legal moves in :mod:`handfoot.engine.moves`.
+
+Melds laid out for an opening that has not gone down yet ("staged") lie in the
+team's melds while ``opened`` is still false: they belong to the player whose turn
+it is, count toward the opening, and go back to that hand if taken back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Self
+
+from handfoot.actions import (
+    Action,
+    AddToMeld,
+    AnswerGoOut,
+    AskToGoOut,
+    ChooseHand,
+    Discard,
+    Draw,
+    EndTurn,
+    GoDown,
+    LayDown,
+    LayMeld,
+    PickUpFoot,
+    TakeBack,
+    TakePile,
+    TakeUpcard,
+)
+from handfoot.cards import NO_CARDS, NUM_CARDS, RANK, SUIT, WILD, Card, is_red_three
+from handfoot.engine.deal import Deal, full_deck
+from handfoot.engine.melds import (
+    RANK_MELD,
+    SEQUENCE,
+    Meld,
+    books_missing,
+    classify,
+    count_books,
+    meld_order,
+)
+from handfoot.rules import Rules
+
+
+class Phase(IntEnum):
+    CHOOSE = 0  #: players choose which dealt stack is their hand
+    DRAW = 1  #: the player to act draws, or takes the pile or the upcard
+    PLAY = 2  #: the player lays down, adds, asks to go out, and discards
+    ASK = 3  #: the partner answers a request to go out
+    OVER = 4  #: the hand is over
+
+
+# The phases again as plain module names: the engine reads them on every action, and
+# reading an enum's member goes through its class each time.
+_CHOOSE, _DRAW, _PLAY = Phase.CHOOSE, Phase.DRAW, Phase.PLAY
+_ASK, _OVER = Phase.ASK, Phase.OVER
+
+#: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
+FACE_DOWN: Card = 0
+_NO_RNG = random.Random(0)
+_NO_DEAL = Deal((), 0)
+# A seat copy is never played on, so its face-down cards are shared tuples, typed as the
+# lists they stand in for (``typing.cast`` would cost a call on the hot path).
+_FACE_DOWN: dict[int, list[Card]] = {}
+_FACE_DOWN_PILES: dict[tuple[int, Card], list[Card]] = {}
+_BLANK: list[int] = NO_CARDS  # type: ignore[assignment]
+
+
+def _face_down(n: int) -> list[Card]:
+    """``n`` face-down cards."""
+    cards = _FACE_DOWN.get(n)
+    if cards is not None:
+        return cards
+    made: list[Card] = (FACE_DOWN,) * n  # type: ignore[assignment]
+    _FACE_DOWN[n] = made
+    return made
+
+
+def _face_down_pile(pile: list[Card]) -> list[Card]:
+    """A discard pile with only its top card face up (at most some 6,000 of them: a
+    pile's size times a top card)."""
+    if not pile:
+        return []
+    key = (len(pile), pile[-1])
+    cards = _FACE_DOWN_PILES.get(key)
+    if cards is not None:
+        return cards
+    made: list[Card] = (FACE_DOWN,) * (len(pile) - 1) + (pile[-1],)  # type: ignore[assignment]
+    _FACE_DOWN_PILES[key] = made
+    return made
+
+
+class HandState:
+    """The state of one hand: who holds what, what is on the table, whose turn it is."""
+
+    def __init__(self, rules: Rules, deal: Deal, hand_number: int = 1,
+                 team_scores: Sequence[int] | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.hand_number = hand_number
+        self.seats = n = rules.players.seats
+        self.team_of = rules.team_of
+        self.teams = rules.players.teams
+        self.team_scores = list(team_scores) if team_scores else [0] * self.teams
+        self.rng = rng if rng is not None else random.Random(0)
+        self._replay_shuffles = list(deal.shuffles)
+        self.shuffles: list[tuple[Card, ...]] = []
+        self.minimums = [rules.opening_minimum(hand_number, s) for s in self.team_scores]
+        self.draw_count = rules.draw_count(hand_number)
+
+        order = list(deal.order)
+        if sorted(order) != sorted(full_deck(rules)):
+            raise ValueError("the deal does not hold exactly the cards of the rule set's decks")
+        if not 0 <= deal.first_seat < n:
+            raise ValueError(f"the first seat {deal.first_seat} is not a seat")
+        hs, fs = rules.deal.hand_size, rules.deal.foot_size
+        pos = 0
+        self.stacks: list[tuple[list[Card], list[Card]]] = []
+        for _ in range(n):
+            a, b = order[pos:pos + hs], order[pos + hs:pos + hs + fs]
+            pos += hs + fs
+            self.stacks.append((a, b))
+        self.hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+        self.hand_len = [0] * n
+        self.feet: list[list[Card] | None] = [None] * n
+        self.in_foot = [False] * n
+        self.foot_turns = [0] * n
+        self.known: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+        #: bumped whenever any ``known`` count changes (a cache key for the views)
+        self.known_version = 0
+        self.foot_known: list[Card | None] = [None] * n
+        self.melds: list[list[Meld]] = [[] for _ in range(self.teams)]
+        self.opened = [False] * self.teams
+        self.red_threes: list[list[Card]] = [[] for _ in range(self.teams)]
+        self.pile: list[Card] = []
+        self.pile_wilds = 0
+        rest = order[pos:]
+        if rules.deal.upcard:
+            turn_back = rules.deal.upcard_turn_back
+            while rest:
+                up = rest[0]
+                if (("red-three" in turn_back and is_red_three(up))
+                        or ("wild" in turn_back and WILD[up])):
+                    # "it gets placed back in the deck and another card is drawn":
+                    # it goes under the stock.
+                    rest = [*rest[1:], up]
+                    continue
+                break
+            self.pile.append(rest[0])
+            self.pile_wilds = 1 if WILD[rest[0]] else 0
+            rest = rest[1:]
+        self.stock: list[Card] = rest[::-1]  # top of the stock is the end of the list
+        self.first_seat = deal.first_seat
+        self.seat = deal.first_seat  # whose turn it is
+        self.actor = deal.first_seat  # who must act now
+        self.turn_number = 0
+        self.asked = False
+        self.permission: bool | None = None
+        self.may_end_turn = False
+        self.went_out: int | None = None
+        self.ended_by = ""
+        self.history: list[tuple[int, Action]] = []
+        #: bumped whenever a team's part of the table changes (a cache key for the views)
+        self.table_version = [0] * self.teams
+        self._reset_view_caches()
+        if rules.deal.choose_hand == "seeing-tops":
+            self.phase = _CHOOSE
+        else:
+            for s in range(n):
+                self._set_hand(s, 0)
+            self.phase = _DRAW
+            self._lay_dealt_red_threes()
+
+    def _reset_view_caches(self) -> None:
+        #: what :mod:`handfoot.views` last made of each seat and each team, with what
+        #: it was made from (a copy of the hand starts without them)
+        self.player_views: object = None
+        self.player_views_known = -1
+        self.team_views: list[tuple[int, object] | None] = [None] * self.teams
+        #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
+        self._face_down_feet: list[list[Card] | None] | None = None
+
+    # ------------------------------------------------------------- small helpers
+    def team_seats(self, team: int) -> list[int]:
+        return [s for s in range(self.seats) if self.team_of[s] == team]
+
+    def partner_to_ask(self, seat: int) -> int:
+        """The teammate who answers a request to go out: the next one in turn order."""
+        for k in range(1, self.seats):
+            s = (seat + k) % self.seats
+            if self.team_of[s] == self.team_of[seat]:
+                return s
+        return seat
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        out: list[Card] = []
+        for c, k in enumerate(self.hands[seat]):
+            if k:
+                out.extend([c] * k)
+        return out
+
+    def foot_size(self, seat: int) -> int:
+        foot = self.feet[seat]
+        return 0 if foot is None else len(foot)
+
+    def card_counts(self, seat: int) -> tuple[int, int]:
+        """How many cards ``seat`` holds in its hand and in its foot, as the whole
+        table sees them (while hands are chosen: the two stacks it has not chosen
+        between yet)."""
+        if self.phase == _CHOOSE and self.feet[seat] is None:
+            hand, foot = self.stacks[seat]
+            return len(hand), len(foot)
+        return self.hand_len[seat], self.foot_size(seat)
+
+    @property
+    def pile_top(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def over(self) -> bool:
+        return self.phase == _OVER
+
+    def staged(self, team: int) -> list[Meld]:
+        """The melds laid out for this team's opening that has not gone down yet."""
+        return [] if self.opened[team] else self.melds[team]
+
+    def _set_hand(self, seat: int, stack: int) -> None:
+        a, b = self.stacks[seat]
+        hand, foot = (a, b) if stack == 0 else (b, a)
+        counts = self.hands[seat]
+        for c in hand:
+            counts[c] += 1
+        self.hand_len[seat] = len(hand)
+        self.feet[seat] = list(foot)
+        self._face_down_feet = None
+        if self.rules.deal.choose_hand == "seeing-tops":
+            # Both top cards were face up for the whole table to see.
+            self.known[seat][hand[0]] += 1
+            self.known_version += 1
+            self.foot_known[seat] = foot[0]
+
+    def _lay_dealt_red_threes(self) -> None:
+        if self.rules.threes.red != "board":
+            return
+        for k in range(self.seats):
+            self._lay_red_threes((self.first_seat + k) % self.seats)
+
+    def _lay_red_threes(self, seat: int) -> None:
+        """Red 3s go on the team's board at once and are replaced from the stock."""
+        hand = self.hands[seat]
+        team = self.team_of[seat]
+        while hand[5] or hand[6]:
+            for c in (5, 6):
+                while hand[c]:
+                    hand[c] -= 1
+                    self.hand_len[seat] -= 1
+                    if self.known[seat][c]:
+                        self.known[seat][c] -= 1
+                        self.known_version += 1
+                    self.red_threes[team].append(c)
+                    self.table_version[team] += 1
+                    got = self._pop_stock()
+                    if got is not None:
+                        hand[got] += 1
+                        self.hand_len[seat] += 1
+
+    def _pop_stock(self) -> Card | None:
+        if not self.stock and not self._reshuffle():
+            return None
+        return self.stock.pop()
+
+    def _reshuffle(self) -> bool:
+        """Shuffle all of the pile but its top card into a new stock, where the rules do.
+        A new stock must hold at least a full draw; otherwise the hand ends (without
+        this, two cards could go round between the pile and the stock for ever)."""
+        if not self._can_reshuffle():
+            return False
+        cards = self.pile[:-1]
+        del self.pile[:-1]
+        if self._replay_shuffles:
+            new = list(self._replay_shuffles.pop(0))
+            if sorted(new) != sorted(cards):
+                raise ValueError("the recorded shuffle does not hold the cards of the pile")
+        else:
+            new = cards
+            self.rng.shuffle(new)
+        self.shuffles.append(tuple(new))
+        self.stock = new[::-1]
+        self.pile_wilds = 1 if WILD[self.pile[-1]] else 0
+        return True
+
+    def _can_reshuffle(self) -> bool:
+        go = self.rules.going_out
+        return (go.stock_out == "reshuffle-pile" and len(self.pile) - 1 >= self.draw_count
+                and (go.reshuffles == 0 or len(self.shuffles) < go.reshuffles))
+
+    def _stock_available(self) -> bool:
+        return bool(self.stock) or self._can_reshuffle()
+
+    # -------------------------------------------------------------- going out
+    def books(self, team: int) -> tuple[int, int, int, int]:
+        """Complete books of a team: (clean, dirty, wild, sequence)."""
+        return count_books(self.melds[team], self.rules.meld.book_size)
+
+    def books_missing(self, team: int) -> str | None:
+        """What the team still needs in books to go out, in words, or None."""
+        return books_missing(self.rules.going_out, *self.books(team))
+
+    def partners_missing(self, seat: int) -> str | None:
+        """What the partners must still do before this player may go out, or None."""
+        if self.rules.individuals:
+            return None
+        how = self.rules.going_out.partners
+        for s in self.team_seats(self.team_of[seat]):
+            if s == seat:
+                continue
+            if how == "in-foot" and not self.in_foot[s]:
+                return "your partner must be in their foot"
+            if how == "played-from-foot" and self.foot_turns[s] < 1:
+                return "your partner must have picked up their foot and played a turn from it"
+        return None
+
+    def go_out_blocker(self, seat: int) -> str | None:
+        """Why this player may not go out now, in words, or None if they may."""
+        if not self.in_foot[seat]:
+            return "you are not in your foot yet"
+        missing = self.books_missing(self.team_of[seat])
+        if missing:
+            return f"your team needs {missing}"
+        partners = self.partners_missing(seat)
+        if partners:
+            return partners
+        if (self.rules.going_out.permission and not self.rules.individuals
+                and self.permission is not True):
+            if self.permission is False:
+                return "your partner said no this turn"
+            return "you must ask your partner first"
+        return None
+
+    # ------------------------------------------------------------------ push
+    def push(self, action: Action) -> None:
+        """Carry out an action already known to be legal (no checks)."""
+        p = self.actor
+        self.history.append((p, action))
+        if isinstance(action, Draw):
+            self._draw(p)
+        elif isinstance(action, Discard):
+            self._discard(p, action.card)
+        elif isinstance(action, AddToMeld):
+            self._add(p, action.meld, action.cards)
+        elif isinstance(action, LayMeld):
+            team = self.team_of[p]
+            self._new_meld(team, list(action.cards))
+            self._remove(p, action.cards)
+            if self.opened[team]:
+                self._after_play(p)
+        elif isinstance(action, TakeBack):
+            self._take_back(p, action.meld)
+        elif isinstance(action, GoDown):
+            team = self.team_of[p]
+            self.opened[team] = True
+            self.table_version[team] += 1
+            self._after_play(p)
+        elif isinstance(action, LayDown):
+            team = self.team_of[p]
+            for cards in sorted(action.melds, key=meld_order):
+                self._new_meld(team, list(cards))
+                self._remove(p, cards)
+            self.opened[team] = True
+            self.table_version[team] += 1
+            self._after_play(p)
+        elif isinstance(action, TakePile):
+            self._take_pile(p, action)
+        elif isinstance(action, PickUpFoot):
+            self._pick_up_foot(p)
+        elif isinstance(action, TakeUpcard):
+            c = self.pile.pop()
+            self.pile_wilds = 0
+            self.hands[p][c] += 1
+            self.hand_len[p] += 1
+            self.known[p][c] += 1
+            self.known_version += 1
+            self.phase = _PLAY
+            self.may_end_turn = self.rules.turn.first_turn_upcard == "take-no-discard"
+            if self.rules.threes.red == "board":
+                self._lay_red_threes(p)
+        elif isinstance(action, EndTurn):
+            self._end_turn(p)
+        elif isinstance(action, AskToGoOut):
+            self.asked = True
+            self.phase = _ASK
+            self.actor = self.partner_to_ask(p)
+        elif isinstance(action, AnswerGoOut):
+            self.permission = action.yes
+            self.phase = _PLAY
+            self.actor = self.seat
+        elif isinstance(action, ChooseHand):
+            self._set_hand(p, action.stack)
+            nxt = (p + 1) % self.seats
+            if nxt == self.first_seat:
+                self.phase = _DRAW
+                self.actor = self.first_seat
+                self._lay_dealt_red_threes()
+            else:
+                self.actor = nxt
+
+    def _remove(self, seat: int, cards: Sequence[Card]) -> None:
+        hand = self.hands[seat]
+        known = self.known[seat]
+        for c in cards:
+            hand[c] -= 1
+            if known[c]:
+                known[c] -= 1
+                self.known_version += 1
+        self.hand_len[seat] -= len(cards)
+
+    def _new_meld(self, team: int, cards: list[Card]) -> Meld:
+        kind, rank, suit = classify(self.rules.meld, cards)
+        if kind == SEQUENCE:
+            suit = SUIT[cards[0]]
+        meld = Meld(kind, rank, suit, cards)
+        self.melds[team].append(meld)
+        self.table_version[team] += 1
+        return meld
+
+    def _add(self, seat: int, index: int, cards: Sequence[Card]) -> None:
+        team = self.team_of[seat]
+        self.melds[team][index].add(cards)
+        self.table_version[team] += 1
+        self._remove(seat, cards)
+        if self.opened[team]:
+            self._after_play(seat)
+
+    def _take_back(self, seat: int, index: int) -> None:
+        """A laid-out meld goes back into the hand: the whole table saw its cards."""
+        team = self.team_of[seat]
+        meld = self.melds[team].pop(index)
+        hand = self.hands[seat]
+        known = self.known[seat]
+        for c in meld.cards:
+            hand[c] += 1
+            known[c] += 1
+        self.known_version += 1
+        self.hand_len[seat] += meld.size
+        self.table_version[team] += 1
+        # The team's melds after it moved up one place: the views' cache of them is stale.
+        for m in self.melds[team][index:]:
+            m.view = None
+
+    def take_back_all(self) -> None:
+        """Every meld laid out for an opening goes back to the hand of the player whose
+        turn it is (time was called before that player went down)."""
+        team = self.team_of[self.seat]
+        while not self.opened[team] and self.melds[team]:
+            self._take_back(self.seat, len(self.melds[team]) - 1)
+
+    def _after_play(self, seat: int) -> None:
+        if self.hand_len[seat] == 0 and self.in_foot[seat]:
+            self._go_out(seat)
+
+    def _draw(self, seat: int) -> None:
+        hand = self.hands[seat]
+        board = self.rules.threes.red == "board"
+        for _ in range(self.draw_count):
+            c = self._pop_stock()
+            if c is None:
+                break
+            hand[c] += 1
+            self.hand_len[seat] += 1
+        if board:
+            self._lay_red_threes(seat)
+        self.phase = _PLAY
+
+    def pile_target(self, team: int, rank: int) -> int | None:
+        """The meld a pile's top card of ``rank`` joins: the team's last open meld of
+        that rank (once the team has gone down), or None for a new meld."""
+        if not self.opened[team]:
+            return None
+        size = self.rules.meld.book_size
+        target: int | None = None
+        for i, m in enumerate(self.melds[team]):
+            if m.kind == RANK_MELD and m.rank == rank and m.size < size:
+                target = i
+        return target
+
+    def _take_pile(self, seat: int, action: TakePile) -> None:
+        team = self.team_of[seat]
+        count = action.count or self.rules.pile_take_counts(len(self.pile)).start
+        taken = self.pile[-count:]
+        del self.pile[-count:]
+        top = taken[-1]
+        target = self.pile_target(team, RANK[top])
+        if target is None and not action.shown and self.opened[team]:
+            # Taken with a meld of that rank on the board: the top card joins the last one.
+            target = max(i for i, m in enumerate(self.melds[team])
+                         if m.kind == RANK_MELD and m.rank == RANK[top])
+        if target is not None:
+            self.melds[team][target].add([top, *action.shown])
+            self.table_version[team] += 1
+        else:
+            self._new_meld(team, [top, *action.shown])
+        self._remove(seat, action.shown)
+        for cards in sorted(action.opening, key=meld_order):
+            self._new_meld(team, list(cards))
+            self._remove(seat, cards)
+        self.opened[team] = True
+        hand = self.hands[seat]
+        known = self.known[seat]
+        for c in taken[:-1]:
+            hand[c] += 1
+            known[c] += 1
+        self.known_version += 1
+        self.hand_len[seat] += count - 1
+        self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
+        self.phase = _PLAY
+        if self.hand_len[seat] == 0 and self.in_foot[seat]:
+            self._go_out(seat)
+
+    def _pick_up_foot(self, seat: int) -> None:
+        foot = self.feet[seat]
+        assert foot is not None
+        hand = self.hands[seat]
+        for c in foot:
+            hand[c] += 1
+        self.hand_len[seat] = len(foot)
+        fk = self.foot_known[seat]
+        if fk is not None:
+            self.known[seat][fk] += 1
+            self.known_version += 1
+            self.foot_known[seat] = None
+        self.feet[seat] = None
+        self._face_down_feet = None
+        self.in_foot[seat] = True
+        if self.rules.threes.red == "board":
+            self._lay_red_threes(seat)
+
+    def _discard(self, seat: int, c: Card) -> None:
+        self._remove(seat, (c,))
+        self.pile.append(c)
+        if WILD[c]:
+            self.pile_wilds += 1
+        if self.hand_len[seat] == 0 and self.in_foot[seat]:
+            self._go_out(seat)
+            return
+        self._end_turn(seat)
+
+    def _end_turn(self, seat: int) -> None:
+        if self.in_foot[seat]:
+            self.foot_turns[seat] += 1
+        self.seat = self.actor = (seat + 1) % self.seats
+        self.turn_number += 1
+        self.asked = False
+        self.permission = None
+        self.may_end_turn = False
+        self.phase = _DRAW
+        if not self._stock_available():
+            self._end_hand("stock")
+
+    def _go_out(self, seat: int) -> None:
+        self.went_out = seat
+        self._end_hand("out")
+
+    def _end_hand(self, how: str) -> None:
+        self.phase = _OVER
+        self.ended_by = how
+
+    def call_time(self) -> None:
+        """Time is called: the hand ends as it stands, with no going-out bonus (melds
+        laid out for an opening that has not gone down go back to the hand)."""
+        if self.phase != _OVER:
+            self.take_back_all()
+            self._end_hand("time")
+
+    # ------------------------------------------------------------------ copies
+    @classmethod
+    def from_world(cls, rules: Rules, *, hands: Sequence[Sequence[int]],
+                   feet: Sequence[Sequence[Card] | None], in_foot: Sequence[bool],
+                   foot_turns: Sequence[int], known: Sequence[Sequence[int]],
+                   melds: Sequence[Sequence[tuple[int, int, int, Sequence[Card]]]],
+                   opened: Sequence[bool], red_threes: Sequence[Sequence[Card]],
+                   pile: Sequence[Card], pile_wilds: int, stock: Sequence[Card],
+                   seat: int, actor: int, phase: Phase, turn_number: int = 1,
+                   asked: bool = False, permission: bool | None = None,
+                   may_end_turn: bool = False, hand_number: int = 1,
+                   minimums: Sequence[int] | None = None,
+                   team_scores: Sequence[int] | None = None,
+                   rng: random.Random | None = None) -> Self:
+        """A hand in the middle of play, put together from its parts (for search over
+        imagined deals). ``hands`` are count vectors; ``melds`` are per team
+        (kind, rank, suit, cards); ``stock`` has its top card last. No history, no deal."""
+        h = cls.__new__(cls)
+        n = rules.players.seats
+        h.rules = rules
+        h.hand_number = hand_number
+        h.seats = n
+        h.team_of = rules.team_of
+        h.teams = rules.players.teams
+        h.team_scores = list(team_scores) if team_scores else [0] * h.teams
+        h.rng = rng if rng is not None else random.Random(0)
+        h._replay_shuffles = []
+        h.shuffles = []
+        h.minimums = (list(minimums) if minimums is not None else
+                      [rules.opening_minimum(hand_number, s) for s in h.team_scores])
+        h.draw_count = rules.draw_count(hand_number)
+        h.deal = Deal((), seat)
+        h.stacks = []
+        h.hands = [list(x) for x in hands]
+        h.hand_len = [sum(x) for x in hands]
+        h.feet = [None if f is None else list(f) for f in feet]
+        h.in_foot = list(in_foot)
+        h.foot_turns = list(foot_turns)
+        h.known = [list(x) for x in known]
+        h.known_version = 0
+        h.foot_known = [None] * n
+        h.melds = [[Meld(kind, rank, suit, list(cards)) for kind, rank, suit, cards in ms]
+                   for ms in melds]
+        h.opened = list(opened)
+        h.red_threes = [list(x) for x in red_threes]
+        h.pile = list(pile)
+        h.pile_wilds = pile_wilds
+        h.stock = list(stock)
+        h.first_seat = seat
+        h.seat = seat
+        h.actor = actor
+        h.turn_number = turn_number
+        h.asked = asked
+        h.permission = permission
+        h.may_end_turn = may_end_turn
+        h.went_out = None
+        h.ended_by = ""
+        h.history = []
+        h.table_version = [0] * h.teams
+        h._reset_view_caches()
+        h.phase = phase
+        return h
+
+    def seat_copy(self) -> Self:
+        """This hand as the player to act may know it: its own cards, the table, every
+        count, the pile's top card and the whole public history; every other card (the
+        other hands, the feet, the stock, the pile below its top, the deal and the
+        shuffles to come) face down. Whether an action of that player is legal depends
+        on nothing else, so the copy answers exactly as the hand does (tested); it
+        shares the history, so it knows when it has gone stale."""
+        me = self.actor
+        feet = self._face_down_feet
+        if feet is None:  # made again only when a foot is dealt or picked up
+            feet = self._face_down_feet = [None if f is None else _face_down(len(f))
+                                           for f in self.feet]
+        hands = [_BLANK] * self.seats
+        hands[me] = self.hands[me]
+        d = self.__dict__.copy()
+        d.update(
+            hands=hands, feet=feet, stock=_face_down(len(self.stock)),
+            pile=_face_down_pile(self.pile),
+            stacks=([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
+                     for a, b in self.stacks] if self.phase == _CHOOSE else []),
+            deal=_NO_DEAL, rng=_NO_RNG,  # never drawn on: a copy only answers what is legal
+            _replay_shuffles=[], shuffles=[])
+        h = type(self).__new__(type(self))
+        h.__dict__ = d
+        return h
+
+    def clone(self) -> Self:
+        """An independent copy (for search); the rules and the deal are shared."""
+        h = type(self).__new__(type(self))
+        h.__dict__.update(self.__dict__)
+        h.hands = [list(x) for x in self.hands]
+        h.hand_len = self.hand_len[:]
+        h.feet = [None if f is None else f[:] for f in self.feet]
+        h.in_foot = self.in_foot[:]
+        h.foot_turns = self.foot_turns[:]
+        h.known = [x[:] for x in self.known]
+        h.foot_known = self.foot_known[:]
+        h.melds = [[m.copy() for m in ms] for ms in self.melds]
+        h.opened = self.opened[:]
+        h.red_threes = [x[:] for x in self.red_threes]
+        h.table_version = self.table_version[:]
+        h._reset_view_caches()
+        h.pile = list(self.pile)  # a seat copy's are shared tuples
+        h.stock = list(self.stock)
+        h.history = self.history[:]
+        h.shuffles = self.shuffles[:]
+        h._replay_shuffles = self._replay_shuffles[:]
+        h.team_scores = self.team_scores[:]
+        h.stacks = self.stacks
+        return h
+
+    def card_census(self) -> list[int]:
+        """How many of each card are anywhere (hands, feet, table, pile, stock)."""
+        counts = [0] * NUM_CARDS
+        for s in range(self.seats):
+            if self.phase == _CHOOSE and self.feet[s] is None:
+                for c in self.stacks[s][0] + self.stacks[s][1]:
+                    counts[c] += 1
+                continue
+            for c in range(NUM_CARDS):
+                counts[c] += self.hands[s][c]
+            for c in self.feet[s] or ():
+                counts[c] += 1
+        for team in range(self.teams):
+            for m in self.melds[team]:
+                for c in m.cards:
+                    counts[c] += 1
+            for c in self.red_threes[team]:
+                counts[c] += 1
+        for c in self.pile:
+            counts[c] += 1
+        for c in self.stock:
+            counts[c] += 1
+        return counts
