@@ -38,6 +38,7 @@ from handfoot.engine import (
     Phase,
     PileNotAvailable,
 )
+from handfoot.club.event import Event
 from handfoot.game import Game
 from handfoot.rules import Players, Rules, Scores, preset
 from handfoot.scoring import score_hand, score_team
@@ -99,9 +100,12 @@ def test_5_decks_including_jokers_for_4_people() -> None:
 
 
 def test_7_decks_including_jokers_for_6_people() -> None:
-    six = dataclasses.replace(RULES, players=Players(seats=6, teams=3))
+    six = dataclasses.replace(RULES, players=Players(seats=6, teams=2))
     assert six.num_decks == 7 and six.num_cards == 378
-    assert six.team_of == (0, 1, 2, 0, 1, 2)
+    # Two partnerships, as "North and South ... East and West": three a side, alternating.
+    assert six.team_of == (0, 1, 0, 1, 0, 1)
+    # A club event at six-seat tables seats samba the same way.
+    assert Event.create("Samba night", "samba", seats=6).rules.players == six.players
     game = Game(six, seed=4)
     assert all(game.hand.hand_len[s] == 13 for s in range(6))
     rng = random.Random(4)
@@ -113,6 +117,26 @@ def test_7_decks_including_jokers_for_6_people() -> None:
         game.apply(rng.choice(game.legal_actions()))
         assert sum(game.hand.card_census()) == 378
     assert acted == set(range(6))
+
+
+def test_with_6_people_every_member_of_a_team_must_be_in_their_foot() -> None:
+    six = dataclasses.replace(RULES, players=Players(seats=6, teams=2))
+    hand = deal(six, hands={**FILLERS, 4: FILLERS[2], 5: FILLERS[3]}, stock="QS 9C")
+    for canasta in CANASTAS:
+        on_table(hand, 0, canasta)
+    put_in_foot(hand, 0, "KH KD KS QH QD")
+    put_in_foot(hand, 2, "AH AD 6H")
+    hand.apply(Draw(), 0)
+    msg = refused(hand, AskToGoOut(), CannotGoOut, 0)  # seat 4 is still in its hand
+    assert "partner must be in their foot" in msg
+    put_in_foot(hand, 4, "AC AS 6S")
+    hand.apply(AskToGoOut(), 0)
+    assert hand.actor == 2  # the next partner in turn order answers
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(lay("KH KD KS"), 0)
+    hand.apply(lay("QH QD QS"), 0)
+    hand.apply(Discard(parse_card("9C")), 0)
+    assert hand.ended_by == "out" and hand.went_out == 0
 
 
 def test_north_and_south_are_partners_east_and_west_are_partners() -> None:
