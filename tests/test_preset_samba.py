@@ -25,6 +25,7 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.cards import JOKER, parse_card, parse_cards
+from handfoot.club.event import Event
 from handfoot.engine import (
     RANK_MELD,
     SEQUENCE,
@@ -38,7 +39,6 @@ from handfoot.engine import (
     Phase,
     PileNotAvailable,
 )
-from handfoot.club.event import Event
 from handfoot.game import Game
 from handfoot.rules import Players, Rules, Scores, preset
 from handfoot.scoring import score_hand, score_team
