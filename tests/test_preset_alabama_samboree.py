@@ -45,7 +45,7 @@ from handfoot.rules import preset
 from handfoot.scorekeeper import score_text
 from handfoot.scoring import TeamScore, score_hand, score_team
 from handfoot.testing import put_meld
-from helpers import assert_refused, lay, meld_index
+from helpers import assert_refused, book_words, lay, meld_index
 from reserved import put_pile, reserved_hand
 
 RULES = preset("alabama-samboree")
@@ -574,7 +574,7 @@ def test_two_red_books_and_two_black_books_are_required_to_go_out() -> None:
     h = foot_hand(dirty=1)
     assert h.books(0) == (2, 1, 0, 0)
     down_to_two(h)
-    assert h.go_out_blocker(0) == "your team needs 1 more dirty book"
+    assert h.go_out_blocker(0) == "your team needs 1 more black book"
     assert_refused(h, AskToGoOut(), CannotGoOut)
     assert_refused(h, AddToMeld(meld_index(h, 0, "7S"), cards("7S")), CannotGoOut)
     h.apply(Discard(parse_card("7S")))  # a discard that leaves a card is fine
@@ -769,3 +769,18 @@ def test_red_three_in_hand_at_end_of_play_is_500_against() -> None:
     h.apply(Discard(parse_card("3H")))
     h.call_time()
     assert score_hand(h)[0].threes == 0
+
+
+def test_a_red_book_and_a_black_book_are_named_so_everywhere() -> None:
+    # "A red book must have all natural cards, and a black book ..."; "Two red books and
+    # two black books are required to go out."
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH", "JC JD JH JS 2C 2D JK"])
+    assert seen["names"] == ["red book", "black book"]
+    need = "1 more red book and 1 more black book"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [
+        f"You cannot go out yet: your team needs {need}. Keep at least one card.",
+        f"Your team cannot go out yet: it needs {need}."]
+    assert "(red book)" in seen["terminal"] and "(black book)" in seen["terminal"]
+    assert seen["sheet"][:2] == ["Red books (1)", "Black books (1)"]
+    assert not any(w in str(seen) for w in ("clean", "dirty", "canasta"))

@@ -43,7 +43,7 @@ from handfoot.game import Game
 from handfoot.rules import Players, Rules, Scores, preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
-from helpers import lay, refused
+from helpers import book_words, lay, refused
 from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("samba")
@@ -417,7 +417,7 @@ def test_to_finish_each_team_must_have_two_red_two_black_and_one_wild_card_canas
     put_in_foot(hand, 2, "AH AD 6H")
     hand.apply(Draw(), 0)
     msg = refused(hand, AskToGoOut(), CannotGoOut, 0)
-    assert "1 more wild-card book" in msg
+    assert "1 more wild-card canasta" in msg
     on_table(hand, 0, CANASTAS[4])
     hand.apply(AskToGoOut(), 0)
     assert hand.phase == Phase.ASK
@@ -792,3 +792,20 @@ def test_some_people_play_that_a_canasta_of_all_red_7s_is_worth_1500() -> None:
 
 def test_the_canasta_alias_is_the_samba_preset() -> None:
     assert preset("canasta") == RULES and RULES.name == "samba"
+
+
+def test_two_red_canastas_two_black_canastas_and_a_wild_card_canasta_in_those_words(
+) -> None:
+    # "each team must have two red canastas, two black canastas and one wild card
+    # canasta"; "A samba is a 7 card sequence".
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH", "JC JD JH JS 2C 2D JK",
+                              "6H 7H 8H 9H 10H JH QH"])
+    assert seen["names"] == ["red canasta", "black canasta", "samba"]
+    need = "1 more red canasta and 1 more black canasta and 1 more wild-card canasta"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [
+        f"You cannot go out yet: your team needs {need}. Keep at least one card.",
+        f"Your team cannot go out yet: it needs {need}."]
+    assert "(samba)" in seen["terminal"] and "(black canasta)" in seen["terminal"]
+    assert seen["sheet"][:3] == ["Red canastas (1)", "Black canastas (1)", "Sambas (1)"]
+    assert not any(w in str(seen) for w in ("clean", "dirty", "book"))

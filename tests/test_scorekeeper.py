@@ -198,7 +198,7 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("bad rules override", TEXAS + "[rules]\nmeld = 3\n" + TWO_EMPTY_TEAMS, "rules: [meld]"),
     ("went_out out of range", TEXAS + "went_out = 2\n" + TWO_EMPTY_TEAMS, "went_out must be"),
     ("went_out without the books", TEXAS + "went_out = 1\n" + TWO_EMPTY_TEAMS,
-     "team 1 cannot have gone out: it needs 2 more clean books and 3 more dirty books"),
+     "team 1 cannot have gone out: it needs 2 more red canastas and 3 more black canastas"),
     ("red 3s on the board in texas", TEXAS + "[[teams]]\nred_threes = 1\n[[teams]]\n",
      "red 3s are not laid on the board in texas-good-sam"),
     ("exact deal where there is no bonus", 'variant = "samba"\n[[teams]]\nexact_deals = 1\n'

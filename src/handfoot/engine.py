@@ -58,7 +58,7 @@ from handfoot.cards import (
     is_red_three,
     is_three,
 )
-from handfoot.rules import GoingOut, Rules
+from handfoot.rules import GoingOut, Rules, Words
 
 RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
 TWOS = (0, 1, 2, 3)
@@ -280,20 +280,24 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _books_missing(go: GoingOut, clean: int, dirty: int, wild: int, seq: int) -> str | None:
-    """What a team with these complete books still needs to go out, in words, or None."""
+def _books_missing(go: GoingOut, words: Words, clean: int, dirty: int, wild: int,
+                   seq: int) -> str | None:
+    """What a team with these complete books still needs to go out, in the rule set's
+    words ("1 more red canasta"), or None."""
     need = []
     spare_clean = clean - go.clean_books
     if spare_clean < 0:
-        need.append(f"{-spare_clean} more clean book{'s' if spare_clean < -1 else ''}")
+        need.append(f"{-spare_clean} more {words.name('clean', -spare_clean)}")
     dirty_have = dirty + (max(spare_clean, 0) if go.clean_counts_as_dirty else 0)
     if dirty_have < go.dirty_books:
         k = go.dirty_books - dirty_have
-        need.append(f"{k} more dirty book{'s' if k > 1 else ''}")
+        need.append(f"{k} more {words.name('dirty', k)}")
     if wild < go.wild_books:
-        need.append(f"{go.wild_books - wild} more wild-card book")
+        k = go.wild_books - wild
+        need.append(f"{k} more {words.name('wild', k)}")
     if seq < go.sequence_books:
-        need.append(f"{go.sequence_books - seq} more sequence book")
+        k = go.sequence_books - seq
+        need.append(f"{k} more {words.name('sequence', k)}")
     return " and ".join(need) if need else None
 
 
@@ -518,7 +522,7 @@ class Hand:
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
-        return _books_missing(self.rules.going_out, *self.books(team))
+        return _books_missing(self.rules.going_out, self.rules.words, *self.books(team))
 
     def partners_missing(self, seat: int) -> str | None:
         """What the partners must still do before this player may go out, or None."""

@@ -143,7 +143,8 @@ class TerminalGame:
         if not t.melds:
             self.say("  no melds yet")
         for m in t.melds:
-            state = f"{m.book} book" if m.book else f"{m.needs} more for a book"
+            state = m.book_name if m.book_name else \
+                f"{m.needs} more for a {self.rules.words.book}"
             self.say(f"  {m.index + 1}. {m.label}: {format_cards(m.cards)}  ({state})")
         if t.red_threes:
             self.say(f"  red 3s: {format_cards(t.red_threes)}")
@@ -266,7 +267,7 @@ class TerminalGame:
                "stock": "the stock ran out", "time": "time was called"}[r.ended_by]
         self.console.rule(f"Hand {r.number} is over: {how}")
         names = [self.team_name(t) for t in range(self.rules.players.teams)]
-        self.console.print(score_table(f"Hand {r.number}", names, r.scores))
+        self.console.print(score_table(f"Hand {r.number}", names, r.scores, self.rules.words))
         self.say("Totals: " + "   ".join(f"{names[t]} {v}" for t, v in enumerate(g.totals)))
 
     def run(self) -> int:

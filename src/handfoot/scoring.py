@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from handfoot.cards import RANK, SEVEN, WILD, Card, is_red, is_three
-from handfoot.rules import Rules
+from handfoot.rules import Rules, Words
 
 if TYPE_CHECKING:
     from handfoot.engine import Hand
@@ -48,15 +48,17 @@ class TeamScore:
     penalties: int = 0  #: entered by a scorer (a short opening exposed at the table)
     total: int = 0
 
-    def lines(self) -> list[tuple[str, int]]:
-        """(label, points) for each item that is not zero, in the order of a score sheet."""
+    def lines(self, words: Words | None = None) -> list[tuple[str, int]]:
+        """(label, points) for each item that is not zero, in the order of a score sheet,
+        books named in the rule set's ``words`` ("Red canastas (2)")."""
+        w = words or Words()
         out = []
         for label, count, points in (
-            ("Clean books", self.clean_books, self.clean_book_points),
-            ("Dirty books", self.dirty_books, self.dirty_book_points),
-            ("Wild-card books", self.wild_books, self.wild_book_points),
-            ("Sequence books", self.sequence_books, self.sequence_book_points),
-            ("Red 7s books", self.red_sevens_books, self.red_sevens_book_points),
+            (w.title("clean"), self.clean_books, self.clean_book_points),
+            (w.title("dirty"), self.dirty_books, self.dirty_book_points),
+            (w.title("wild"), self.wild_books, self.wild_book_points),
+            (w.title("sequence"), self.sequence_books, self.sequence_book_points),
+            (w.title("red-sevens"), self.red_sevens_books, self.red_sevens_book_points),
             ("Red 3s on the board", self.red_threes_count, self.red_threes),
         ):
             if count or points:
