@@ -208,7 +208,8 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("short opening where there is no penalty", 'variant = "classic"\n[[teams]]\n'
      "short_openings = 1\n[[teams]]\n", "classic has no penalty for a short opening"),
     ("negative penalty", TEXAS + "[[teams]]\npenalties = -100\n[[teams]]\n",
-     "penalties must be a whole number"),
+     "penalties = -100: write penalties as a positive number (penalties = 100 takes 100 "
+     "points off)"),
     ("two open melds of a rank", 'variant = "samba"\n[[teams]]\nmelds = ["QH QD QS", '
      '"QC QD 2H"]\n[[teams]]\n', "2 unfinished melds of Queens"),
     ("more of a card than the decks hold", TEXAS + '[[teams]]\nmelds = ["QH QH QH QH QH QH '

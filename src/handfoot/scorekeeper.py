@@ -35,15 +35,29 @@ from handfoot.cards import (
     CardError,
     card_code,
     format_cards,
+    is_red_three,
     parse_cards,
 )
-from handfoot.engine import RANK_MELD, WILD_MELD, Hand, IllegalAction, Meld, check_table_meld
+from handfoot.engine import (
+    RANK_MELD,
+    WILD_MELD,
+    IllegalAction,
+    _books_missing,
+    check_table_meld,
+)
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
-from handfoot.scoring import TeamScore, score_team
-
-
-class ScoreSheetError(ValueError):
-    """A score file that cannot be read or does not fit the rules."""
+from handfoot.score_totals import (
+    ScoreSheetError as ScoreSheetError,
+)
+from handfoot.score_totals import (
+    Usage,
+    cards_usage,
+    check_usage,
+    deck_usage,
+    read_totals,
+    totals_usage,
+)
+from handfoot.scoring import BOOK_KINDS, TeamScore, book_kind, score_team, team_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +81,18 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
 
 def _int(data: dict[str, Any], key: str, where: str, default: int = 0) -> int:
     value = data.get(key, default)
+    if key == "penalties" and isinstance(value, int) and not isinstance(value, bool) \
+            and value < 0:
+        raise ScoreSheetError(f"{where}: penalties = {value}: write penalties as a positive "
+                              f"number (penalties = {-value} takes {-value} points off)")
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ScoreSheetError(f"{where}.{key} must be a whole number, 0 or more")
     return value
 
 
 TEAM_KEYS = {"name", "melds", "players", "red_threes", "exact_deals", "penalties",
-             "short_openings"}
-PLAYER_KEYS = {"name", "hand", "foot"}
+             "short_openings", "totals"}
+PLAYER_KEYS = {"name", "hand", "foot", "went_out"}
 
 
 def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
@@ -106,9 +124,12 @@ def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
                                  or not 0 <= went_out < len(teams)):
         raise ScoreSheetError(f"went_out must be a team number from 0 to {len(teams) - 1}, "
                               "or left out when nobody went out")
+    went_out = _player_went_out(teams, went_out)
     out = []
     seen: Counter[Card] = Counter()
-    per_team = rules.players.seats // rules.players.teams
+    usage = Usage()
+    red_threes_seen: list[str] = []
+    by_totals = False
     for t, team in enumerate(teams):
         where = f"team {t}"
         if not isinstance(team, dict):
@@ -118,38 +139,6 @@ def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
         bad = set(team) - TEAM_KEYS
         if bad:
             raise ScoreSheetError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
-        melds = []
-        team_melds = team.get("melds", [])
-        if not isinstance(team_melds, list):
-            raise ScoreSheetError(f"{where}.melds must be a list of melds, like "
-                                  "[\"QH QD QS\", \"7C 7D 2C\"]")
-        for k, text in enumerate(team_melds):
-            cards = _cards(text, f"{where}, meld {k + 1}")
-            try:
-                kind = check_table_meld(rules, cards)
-            except IllegalAction as e:
-                raise ScoreSheetError(f"{where}, meld {k + 1} ({format_cards(cards)}): {e}") from e
-            melds.append((kind, cards))
-        _check_team_table(rules, melds, where)
-        seen.update(c for _, cards in melds for c in cards)
-        held: list[Card] = []
-        players = team.get("players", [])
-        if not isinstance(players, list):
-            raise ScoreSheetError(f"{where}.players must be a list")
-        if len(players) > per_team:
-            raise ScoreSheetError(f"{where} lists {len(players)} players; a team has "
-                                  f"{per_team} in {rules.name}")
-        for i, player in enumerate(players):
-            pw = f"{where}, player {i + 1}"
-            if not isinstance(player, dict):
-                raise ScoreSheetError(f"{pw}: give name, hand and foot")
-            if set(player) - PLAYER_KEYS:
-                raise ScoreSheetError(f"{pw}: unknown key(s) "
-                                      f"{', '.join(sorted(set(player) - PLAYER_KEYS))}; "
-                                      "a player has name, hand and foot")
-            held.extend(_cards(player.get("hand"), f"{pw}, hand"))
-            held.extend(_cards(player.get("foot"), f"{pw}, foot"))
-        seen.update(held)
         red_threes = _int(team, "red_threes", where)
         if red_threes and rules.threes.red != "board":
             raise ScoreSheetError(f"{where}: red 3s are not laid on the board in {rules.name}; "
@@ -157,31 +146,148 @@ def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
         exact = _int(team, "exact_deals", where)
         if exact and not rules.deal.exact_grab_bonus:
             raise ScoreSheetError(f"{where}: {rules.name} has no bonus for an exact deal")
-        if exact > per_team:
+        if exact > rules.team_size:
             raise ScoreSheetError(f"{where}: exact_deals is {exact}, but a team has "
-                                  f"{per_team} players")
+                                  f"{rules.team_size} players")
         penalties = _int(team, "penalties", where)
         short = _int(team, "short_openings", where)
         if short and not rules.opening.short_penalty:
             raise ScoreSheetError(f"{where}: {rules.name} has no penalty for a short opening; "
                                   "write any penalty the monitor gave as penalties")
         penalties += short * rules.opening.short_penalty
+        held = _players(rules, team, where, went_out == t)
+        if "totals" in team:
+            by_totals = True
+            if "melds" in team or held:
+                raise ScoreSheetError(f"{where}: give the team's totals or its melds and "
+                                      "cards left, not both")
+            totals = read_totals(rules, team["totals"], where)
+            books = totals.books
+            usage += totals_usage(rules, totals, red_threes)
+            red_threes_seen.append(f"{where}: {red_threes} on the board and "
+                                   f"{totals.red_threes_left} left")
+        else:
+            melds = _melds(rules, team, where)
+            on_table = [c for _, cards in melds for c in cards]
+            seen.update(on_table)
+            seen.update(held)
+            usage += cards_usage(on_table + held, red_threes)
+            books = dict.fromkeys(BOOK_KINDS, 0)
+            for kind, cards in melds:
+                which = book_kind(rules, kind, cards)
+                if which:
+                    books[which] += 1
+            red_threes_seen.append(f"{where}: {red_threes} on the board and "
+                                   f"{sum(1 for c in held if is_red_three(c))} left")
         if went_out == t:
-            probe = Hand.__new__(Hand)
-            probe.rules = rules
-            probe.melds = [[Meld(kind, 0, -1, list(cards)) for kind, cards in melds]]
-            missing = probe.books_missing(0)
+            missing = _books_missing(rules.going_out, rules.words,
+                                     books["clean"] + books["red-sevens"], books["dirty"],
+                                     books["wild"], books["sequence"])
             if missing:
                 raise ScoreSheetError(f"{where} cannot have gone out: it needs {missing} "
                                       f"in {rules.name}")
-        score = score_team(rules, t, melds, held,
-                           red_threes_on_board=red_threes,
-                           went_out=went_out == t,
-                           exact_grabs=exact,
-                           penalties=penalties)
+        if "totals" in team:
+            score = team_score(rules, t, books, totals.table_cards, totals.held_cards,
+                               totals.threes, red_threes, went_out == t, exact, penalties)
+        else:
+            score = score_team(rules, t, melds, held,
+                               red_threes_on_board=red_threes,
+                               went_out=went_out == t,
+                               exact_grabs=exact,
+                               penalties=penalties)
         out.append(ScoredTeam(str(team.get("name", f"Team {t + 1}")), score))
     _check_deck(rules, seen)
+    if usage.red_threes > deck_usage(rules).red_threes:
+        raise ScoreSheetError(f"red_threes: the sheet has {usage.red_threes} red 3s "
+                              f"({'; '.join(red_threes_seen)}), but the {rules.num_decks} "
+                              f"decks of {rules.name} hold only {deck_usage(rules).red_threes}")
+    if by_totals:
+        check_usage(rules, usage, "totals")
     return rules, out
+
+
+def _melds(rules: Rules, team: dict[str, Any], where: str
+           ) -> list[tuple[int, tuple[Card, ...]]]:
+    """A team's melds, each checked with the rule set, and together."""
+    melds = []
+    team_melds = team.get("melds", [])
+    if not isinstance(team_melds, list):
+        raise ScoreSheetError(f"{where}.melds must be a list of melds, like "
+                              "[\"QH QD QS\", \"7C 7D 2C\"]")
+    for k, text in enumerate(team_melds):
+        cards = _cards(text, f"{where}, meld {k + 1}")
+        try:
+            kind = check_table_meld(rules, cards)
+        except IllegalAction as e:
+            raise ScoreSheetError(f"{where}, meld {k + 1} ({format_cards(cards)}): {e}") from e
+        melds.append((kind, cards))
+    _check_team_table(rules, melds, where)
+    return melds
+
+
+def _player_went_out(teams: list[Any], went_out: int | None) -> int | None:
+    """The team that went out: ``went_out``, or the team of the player marked
+    ``went_out = true`` (they must agree)."""
+    marked = [(t, i) for t, team in enumerate(teams) if isinstance(team, dict)
+              for i, p in enumerate(team.get("players") or [])
+              if isinstance(p, dict) and p.get("went_out") is True]
+    if len(marked) > 1:
+        raise ScoreSheetError("only one player goes out: went_out = true is written for "
+                              + " and ".join(f"team {t}, player {i + 1}" for t, i in marked))
+    if not marked:
+        return went_out
+    team = marked[0][0]
+    if went_out is not None and went_out != team:
+        raise ScoreSheetError(f"went_out = {went_out}, but the player marked went_out = true "
+                              f"plays for team {team}")
+    return team
+
+
+def _players(rules: Rules, team: dict[str, Any], where: str, team_went_out: bool
+             ) -> list[Card]:
+    """Every card left in a team's players' hands and feet, each player checked against
+    going out: the player who went out holds nothing, and where the rules want every
+    partner in the foot, no partner of the team that went out still has a foot."""
+    held: list[Card] = []
+    players = team.get("players", [])
+    if not isinstance(players, list):
+        raise ScoreSheetError(f"{where}.players must be a list")
+    if len(players) > rules.team_size:
+        raise ScoreSheetError(f"{where} lists {len(players)} players; a team has "
+                              f"{rules.team_size} in {rules.name}")
+    holding = 0
+    for i, player in enumerate(players):
+        pw = f"{where}, player {i + 1}"
+        if not isinstance(player, dict):
+            raise ScoreSheetError(f"{pw}: give name, hand and foot")
+        if set(player) - PLAYER_KEYS:
+            raise ScoreSheetError(f"{pw}: unknown key(s) "
+                                  f"{', '.join(sorted(set(player) - PLAYER_KEYS))}; "
+                                  "a player has name, hand, foot and went_out")
+        if isinstance(player.get("name"), str) and player["name"].strip():
+            pw += f" ({player['name'].strip()})"
+        if not isinstance(player.get("went_out", False), bool):
+            raise ScoreSheetError(f"{pw}: went_out is true or false")
+        hand = _cards(player.get("hand"), f"{pw}, hand")
+        foot = _cards(player.get("foot"), f"{pw}, foot")
+        if player.get("went_out") and (hand or foot):
+            raise ScoreSheetError(f"{pw} went out but still holds "
+                                  f"{format_cards([*hand, *foot])}; a player who went out "
+                                  "has no cards left")
+        if team_went_out and foot and not rules.individuals \
+                and rules.going_out.partners != "none":
+            raise ScoreSheetError(f"{pw}, foot: the team went out, but this player never "
+                                  f"picked up the foot; in {rules.name} every partner must "
+                                  "be in the foot before a player goes out")
+        if hand or foot:
+            holding += 1
+        held.extend(hand)
+        held.extend(foot)
+    if team_went_out and holding == rules.team_size:
+        raise ScoreSheetError(f"{where} went out, but every one of its players still holds "
+                              "cards; the player who went out has none (write no hand and "
+                              "no foot for them)")
+    return held
 
 
 def _check_team_table(rules: Rules, melds: list[tuple[int, tuple[Card, ...]]],
