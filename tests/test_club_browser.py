@@ -256,6 +256,13 @@ def test_breaking_a_tie_for_first_place_in_a_browser(browser: Browser,  # noqa: 
     assert not errors, errors
 
 
+def page_errors(page: Page) -> list[str]:
+    """The script errors the page will raise."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
 def test_a_paper_table_entered_by_totals_in_a_browser(browser: Browser,  # noqa: F811
                                                       server: ServerProcess) -> None:  # noqa: F811
     """The organiser enters one team of a paper table by the printed sheet's totals and
@@ -271,8 +278,7 @@ def test_a_paper_table_entered_by_totals_in_a_browser(browser: Browser,  # noqa:
                                           "time_called": True})["totals"]
     for width, height in ((390, 844), (1280, 800)):
         page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        errors = page_errors(page)
         page.goto(server.base + f"/events/{key}/organiser")
         page.fill("#login-password", PASSWORD)
         page.click("#login-form button[type=submit]")
@@ -312,6 +318,7 @@ def test_a_paper_table_entered_by_totals_in_a_browser(browser: Browser,  # noqa:
         assert [int(x) for x in totals] == by_melds, (totals, by_melds)
         team1.scroll_into_view_if_needed()
         shot(page, f"totals-{width}")
+        assert not errors, errors
         if width == 390:  # nothing spills off a phone's screen
             overflow = page.evaluate("document.documentElement.scrollWidth")
             assert overflow <= width, overflow
