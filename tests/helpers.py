@@ -68,7 +68,7 @@ def meld_index(hand: Hand, team: int, rank_card: str) -> int:
 def book_words(rules: Rules, books: Sequence[str]) -> dict[str, Any]:
     """Everywhere a player reads the name of a book. Team 0 has ``books`` on the table;
     seat 0 (its partners too) is in the foot, holds 9C 9D 9H 4C 4D 4H after drawing and
-    lays 9C 9D 9H. Returns ``names`` (the table page's label of each book),
+    lays 9C 9D 9H. Returns ``names`` (the table page's label of each complete book, as sent),
     ``to_go_out`` (what the team still needs, on the table page and in the terminal),
     ``refusals`` (melding every card, and asking to go out where the rules ask),
     ``terminal`` (the terminal game's lines for the team) and ``sheet`` (the labels of
@@ -98,7 +98,9 @@ def book_words(rules: Rules, books: Sequence[str]) -> dict[str, Any]:
     view = seat_view(game, 0)
     console = Console(record=True, width=200, file=io.StringIO())
     TerminalGame(rules, 1, console=console).show_melds(view.teams[0])
-    return {"names": [m.book_name for m in view.teams[0].melds if m.complete],
+    # what the table page is sent (server/static/app.js shows book_name)
+    sent = view.to_json()["teams"][0]["melds"]
+    return {"names": [m["book_name"] for m in sent if m["complete"]],
             "to_go_out": view.teams[0].books_to_go_out, "refusals": refusals,
             "terminal": console.export_text(),
             "sheet": [label for label, _ in score_hand(hand)[0].lines(rules.words)]}

@@ -134,8 +134,9 @@ class TerminalGame:
                      f"{'s' if p.hand_count != 1 else ''} in hand, {foot}")
         for t in view.teams:
             if t.team != self.team:
-                self.say("Their melds and books:" if self.rules.players.teams == 2
-                         else f"Team {t.team + 1}'s melds and books:")
+                books = f"{self.rules.words.book}s"
+                self.say(f"Their melds and {books}:" if self.rules.players.teams == 2
+                         else f"Team {t.team + 1}'s melds and {books}:")
                 self.show_melds(t)
         self.show_ours(view)
 
@@ -152,7 +153,7 @@ class TerminalGame:
             self.say(f"  to go out: {t.books_to_go_out}")
 
     def show_ours(self, view: View) -> None:
-        self.say("Our melds and books:")
+        self.say(f"Our melds and {self.rules.words.book}s:")
         self.show_melds(view.teams[self.team])
         if view.phase == "choose":
             tops = view.stack_tops[self.human]

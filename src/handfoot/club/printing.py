@@ -218,7 +218,7 @@ def sheet_rows(rules: Rules) -> list[tuple[str, str]]:
         extra = (f"; {s.red_threes_set} together: {s.red_threes_set_bonus}"
                  if s.red_threes_set else "")
         rows.append(("Red 3s on the board", f"{s.red_three_on_board} each{extra}"))
-    rows.append(("Cards on the table", "count of every card in melds and books"))
+    rows.append(("Cards on the table", f"count of every card in melds and {w.book}s"))
     rows.append(("Cards left in hand and foot", "minus their count"))
     rows.append(("3s left in hand and foot",
                  f"red {s.red_three_held}, black {s.black_three_held} each"))
