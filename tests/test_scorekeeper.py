@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
-from handfoot.scorekeeper import ScoreSheetError, score_file, score_text
+from handfoot.scorekeeper import ScoreSheetError, read_sheet, score_file, score_sheet, score_text
 from handfoot.scoring import TeamScore
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "score"
@@ -346,8 +346,6 @@ def as_totals(data: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", sorted(n for n in HAND_SCORED if "totals" not in n))
 def test_totals_entry_scores_as_meld_by_meld_entry_for_every_preset(name: str) -> None:
-    from handfoot.scorekeeper import read_sheet, score_sheet
-
     path = EXAMPLES / name
     data = read_sheet(path.read_text("utf-8"), "json" if name.endswith(".json") else "toml")
     by_melds = score_sheet(data)[1]
@@ -396,6 +394,10 @@ TOTALS_REFUSED: list[tuple[str, str, str]] = [
      "texas-good-sam hold only 220"),
     ("more red 3s left than the decks hold", totals("six-deck", "red_threes_left = 7",
      "red_threes_left = 6"), "the sheet has 13 red 3s"),
+    ("black canastas where a house rule allows no wild card in a meld",
+     totals("texas-good-sam", "dirty_books = 1, table_cards = 50", "",
+            top="[rules.meld]\nmax_wilds = 0\nnaturals_exceed_wilds = false\n"),
+     "totals.dirty_books = 1: texas-good-sam has no black canastas"),
     ("a negative total", totals("classic", "dirty_books = -1", ""),
      "totals.dirty_books must be a whole number, 0 or more"),
     ("an unknown total", totals("classic", "red_books = 1", ""),
@@ -469,6 +471,23 @@ def test_both_members_of_a_team_are_in_their_feet_before_it_goes_out() -> None:
         "player goes out")
     # East-West did not go out: West's foot never picked up is as it should be.
     assert [t.total for t in score_text(SAMBA_OUT, "toml")[1]] == [8435, 490]
+
+
+@pytest.mark.parametrize("name", ["classic.toml", "six-deck.json"])
+def test_the_other_partner_has_picked_up_his_foot_before_one_goes_out(name: str) -> None:
+    # classic (002): "... and the other partner has picked up his foot and played at
+    # least one turn from it"; six-deck (004): "both are in foot". North-South went out
+    # in both examples; a foot written for a North-South player cannot be.
+    data = read_sheet((EXAMPLES / name).read_text("utf-8"),
+                      "json" if name.endswith(".json") else "toml")
+    assert data["went_out"] == 0
+    assert score_sheet(data)[1][0].score.going_out == 100
+    partner = next(p for p in data["teams"][0]["players"] if p.get("hand"))
+    partner["foot"] = "4D"
+    with pytest.raises(ScoreSheetError, match=r"team 0 \(North-South\), player \d "
+                       r"\(\w+\), foot: the team went out, but this player never picked "
+                       r"up the foot"):
+        score_sheet(data)
 
 
 def test_where_no_rule_asks_for_the_partner_in_the_foot_an_unplayed_foot_is_fine() -> None:

@@ -183,7 +183,7 @@ def read_totals(rules: Rules, data: Any, where: str) -> Totals:
             raise ScoreSheetError(f"{where}, totals.{key} = {value}: every card of the "
                                   f"{rules.num_decks} decks together counts {whole_deck}")
         points[key] = value
-    least = sum(n * min_book_points(rules, kind) for kind, n in books.items())
+    least = sum(n * min_book_points(rules, kind) for kind, n in books.items() if n)
     if points["table_cards"] < least:
         named = " and ".join(f"{n} {w.name(kind, n)}" for kind, n in books.items() if n)
         raise ScoreSheetError(f"{where}, totals.table_cards = {points['table_cards']}: "
