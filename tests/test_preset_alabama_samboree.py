@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import random
 
 import pytest
@@ -41,6 +42,7 @@ from handfoot.engine import (
     full_deck,
 )
 from handfoot.game import Game
+from handfoot.records import dumps, game_record, replay
 from handfoot.rules import preset
 from handfoot.scorekeeper import score_text
 from handfoot.scoring import TeamScore, score_hand, score_team
@@ -221,6 +223,11 @@ def test_monitor_will_call_time_before_any_turn_the_hand_is_not_played(chosen: i
     assert [s.total for s in game.results[0].scores] == [0, 0]
     assert all(s == TeamScore(team=s.team) for s in game.results[0].scores)
     assert game.totals == [0, 0]
+    # the record keeps the choices made and replays to the same result
+    record = json.loads(dumps(game_record(game)))
+    assert len(record["hands"][0]["actions"]) == chosen
+    report = replay(record)
+    assert report.ok, report.message
 
 
 def test_monitor_will_call_time_after_a_hand_only_the_hands_played_count() -> None:
