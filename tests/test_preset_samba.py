@@ -453,7 +453,7 @@ def test_a_wild_card_canasta_is_made_up_of_2s_and_jokers() -> None:
     hand.apply(AddToMeld(1, parse_cards("2H 2S JK 2C")), 0)
     assert hand.books(0) == (0, 0, 1, 0)
     msg = refused(hand, AddToMeld(1, parse_cards("2D")), BadMeld, 0)
-    assert "complete at 7" in msg
+    assert msg == "A wild-card canasta is complete at 7 cards."  # the sheet's words
 
 
 def test_once_the_wild_card_canasta_is_started_no_wilds_go_on_other_melds() -> None:
@@ -490,7 +490,7 @@ def test_a_samba_is_a_7_card_sequence_of_the_same_suit_that_can_have_no_wild_car
     hand.apply(AddToMeld(1, parse_cards("JH QH")), 0)
     assert hand.books(0) == (0, 0, 0, 1)
     msg = refused(hand, AddToMeld(1, parse_cards("KH")), BadMeld, 0)
-    assert "complete" in msg
+    assert msg == "This samba is complete at 7 cards and takes no more."  # the sheet's words
     refused(hand, AddToMeld(1, parse_cards("5H")), BadMeld, 0)
 
 

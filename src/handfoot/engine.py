@@ -609,7 +609,8 @@ class Hand:
                     and len(set(sorted_ranks)) == len(sorted_ranks)
                     and sorted_ranks[-1] - sorted_ranks[0] == len(sorted_ranks) - 1):
                 if len(cards) > rules.book_size:
-                    raise BadMeld(f"A sequence is complete at {rules.book_size} cards.")
+                    raise BadMeld(f"A {self.rules.words.name('sequence')} is complete at "
+                                  f"{rules.book_size} cards.")
                 return SEQUENCE, 0, SUIT[cards[0]]
             if len(suits) == 1 and len(naturals) == len(cards):
                 raise BadMeld(f"{format_cards(cards)} is not an unbroken sequence in one suit.")
@@ -623,7 +624,7 @@ class Hand:
         rules = self.rules.meld
         name = RANK_WORDS[rank]
         if complete_before and added_wilds and not rules.burn_wilds:
-            raise BadMeld("Wild cards cannot be added to a complete book.")
+            raise BadMeld(f"Wild cards cannot be added to a complete {self.rules.words.book}.")
         if naturals < rules.min_naturals:
             raise BadMeld(f"A meld of {name} needs at least {rules.min_naturals} natural cards.")
         if wilds > rules.max_wilds:
@@ -651,14 +652,15 @@ class Hand:
             if rules.books_per_rank and book_ranks.get(rank, 0) + open_ranks.get(rank, 0) \
                     >= rules.books_per_rank:
                 raise BadMeld(f"Your team may have only {rules.books_per_rank} "
-                              f"books of {RANK_WORDS[rank]}.")
+                              f"{self.rules.words.book}s of {RANK_WORDS[rank]}.")
             key = book_ranks if complete else open_ranks
             key[rank] = key.get(rank, 0) + 1
         elif kind == WILD_MELD:
             if wild_open:
                 raise BadMeld("Your team already has a wild-card meld open: complete it first.")
             if len(cards) > rules.book_size:
-                raise BadMeld(f"A wild-card book is complete at {rules.book_size} cards.")
+                raise BadMeld(f"A {self.rules.words.name('wild')} is complete at "
+                              f"{rules.book_size} cards.")
         return kind, rank, suit
 
     def _table_state(self, team: int) -> tuple[dict[int, int], dict[int, int], bool]:
@@ -717,11 +719,12 @@ class Hand:
             if added_wilds != len(cards):
                 raise BadMeld("Only wild cards go on a wild-card meld.")
             if len(meld.cards) + len(cards) > size:
-                raise BadMeld(f"A wild-card book is complete at {size} cards.")
+                raise BadMeld(f"A {self.rules.words.name('wild')} is complete at {size} cards.")
             return meld
         if meld.kind == SEQUENCE:
             if complete:
-                raise BadMeld(f"This sequence is complete at {size} cards and takes no more.")
+                raise BadMeld(f"This {self.rules.words.name('sequence')} is complete at {size} "
+                              "cards and takes no more.")
             if added_wilds or any(SUIT[c] != meld.suit for c in cards):
                 raise BadMeld(f"Only {SUIT_SYMBOLS[meld.suit]} cards that extend the "
                               "sequence can be added to it.")
@@ -730,7 +733,8 @@ class Hand:
                 raise BadMeld(f"{format_cards(cards)} does not extend the sequence "
                               f"{format_cards(meld.cards)}.")
             if len(ranks) > size:
-                raise BadMeld(f"A sequence is complete at {size} cards.")
+                raise BadMeld(f"A {self.rules.words.name('sequence')} is complete at {size} "
+                              "cards.")
             return meld
         wrong = [c for c in cards if not WILD[c] and RANK[c] != meld.rank]
         if wrong:
