@@ -1,8 +1,12 @@
 """Score a hand played at a real table (``handfoot score FILE``).
 
 The table's scorer writes what is on the table and what is left in hands and feet
-in a small JSON or TOML file (docs/scorekeeper.md); this checks every meld with
-the engine's own rules and prints each team's itemised score.
+in a small JSON or TOML file (docs/scorekeeper.md), meld by meld or, for a team,
+by the printed score sheet's totals (:mod:`handfoot.score_totals`); this checks
+every meld with the engine's own rules, refuses a table that could not have been
+(more of a card than the decks hold, a partner of the team that went out who never
+took the foot where the rules want every partner in it, a player who went out still
+holding cards), and gives each team's itemised score.
 
 >>> text = '''
 ... variant = "texas-good-sam"
@@ -125,85 +129,98 @@ def score_sheet(data: dict[str, Any]) -> tuple[Rules, list[ScoredTeam]]:
         raise ScoreSheetError(f"went_out must be a team number from 0 to {len(teams) - 1}, "
                               "or left out when nobody went out")
     went_out = _player_went_out(teams, went_out)
-    out = []
+    entries = [_team(rules, t, team, went_out == t) for t, team in enumerate(teams)]
     seen: Counter[Card] = Counter()
     usage = Usage()
-    red_threes_seen: list[str] = []
-    by_totals = False
-    for t, team in enumerate(teams):
-        where = f"team {t}"
-        if not isinstance(team, dict):
-            raise ScoreSheetError(f"{where} must be a table")
-        if isinstance(team.get("name"), str):
-            where += f" ({team['name']})"
-        bad = set(team) - TEAM_KEYS
-        if bad:
-            raise ScoreSheetError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
-        red_threes = _int(team, "red_threes", where)
-        if red_threes and rules.threes.red != "board":
-            raise ScoreSheetError(f"{where}: red 3s are not laid on the board in {rules.name}; "
-                                  "write any red 3 left in a hand or foot there instead")
-        exact = _int(team, "exact_deals", where)
-        if exact and not rules.deal.exact_grab_bonus:
-            raise ScoreSheetError(f"{where}: {rules.name} has no bonus for an exact deal")
-        if exact > rules.team_size:
-            raise ScoreSheetError(f"{where}: exact_deals is {exact}, but a team has "
-                                  f"{rules.team_size} players")
-        penalties = _int(team, "penalties", where)
-        short = _int(team, "short_openings", where)
-        if short and not rules.opening.short_penalty:
-            raise ScoreSheetError(f"{where}: {rules.name} has no penalty for a short opening; "
-                                  "write any penalty the monitor gave as penalties")
-        penalties += short * rules.opening.short_penalty
-        held = _players(rules, team, where, went_out == t)
-        if "totals" in team:
-            by_totals = True
-            if "melds" in team or held:
-                raise ScoreSheetError(f"{where}: give the team's totals or its melds and "
-                                      "cards left, not both")
-            totals = read_totals(rules, team["totals"], where)
-            books = totals.books
-            usage += totals_usage(rules, totals, red_threes)
-            red_threes_seen.append(f"{where}: {red_threes} on the board and "
-                                   f"{totals.red_threes_left} left")
-        else:
-            melds = _melds(rules, team, where)
-            on_table = [c for _, cards in melds for c in cards]
-            seen.update(on_table)
-            seen.update(held)
-            usage += cards_usage(on_table + held, red_threes)
-            books = dict.fromkeys(BOOK_KINDS, 0)
-            for kind, cards in melds:
-                which = book_kind(rules, kind, cards)
-                if which:
-                    books[which] += 1
-            red_threes_seen.append(f"{where}: {red_threes} on the board and "
-                                   f"{sum(1 for c in held if is_red_three(c))} left")
-        if went_out == t:
-            missing = _books_missing(rules.going_out, rules.words,
-                                     books["clean"] + books["red-sevens"], books["dirty"],
-                                     books["wild"], books["sequence"])
-            if missing:
-                raise ScoreSheetError(f"{where} cannot have gone out: it needs {missing} "
-                                      f"in {rules.name}")
-        if "totals" in team:
-            score = team_score(rules, t, books, totals.table_cards, totals.held_cards,
-                               totals.threes, red_threes, went_out == t, exact, penalties)
-        else:
-            score = score_team(rules, t, melds, held,
-                               red_threes_on_board=red_threes,
-                               went_out=went_out == t,
-                               exact_grabs=exact,
-                               penalties=penalties)
-        out.append(ScoredTeam(str(team.get("name", f"Team {t + 1}")), score))
+    for entry in entries:
+        seen.update(entry.cards)
+        usage += entry.usage
     _check_deck(rules, seen)
     if usage.red_threes > deck_usage(rules).red_threes:
+        where = "; ".join(x.red_threes for x in entries)
         raise ScoreSheetError(f"red_threes: the sheet has {usage.red_threes} red 3s "
-                              f"({'; '.join(red_threes_seen)}), but the {rules.num_decks} "
-                              f"decks of {rules.name} hold only {deck_usage(rules).red_threes}")
-    if by_totals:
+                              f"({where}), but the {rules.num_decks} decks of {rules.name} "
+                              f"hold only {deck_usage(rules).red_threes}")
+    if any(x.by_totals for x in entries):
         check_usage(rules, usage, "totals")
-    return rules, out
+    return rules, [x.scored for x in entries]
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One team of a sheet, read, checked on its own and scored."""
+
+    scored: ScoredTeam
+    cards: list[Card]  #: every card written out (meld by meld entry)
+    usage: Usage  #: the fewest cards of each sort the team's table and hands hold
+    red_threes: str  #: where its red 3s are, for a message
+    by_totals: bool
+
+
+def _team(rules: Rules, t: int, team: Any, went_out: bool) -> _Entry:
+    """Read, check and score team ``t`` of a sheet."""
+    where = f"team {t}"
+    if not isinstance(team, dict):
+        raise ScoreSheetError(f"{where} must be a table")
+    if isinstance(team.get("name"), str):
+        where += f" ({team['name']})"
+    bad = set(team) - TEAM_KEYS
+    if bad:
+        raise ScoreSheetError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
+    red_threes = _int(team, "red_threes", where)
+    if red_threes and rules.threes.red != "board":
+        raise ScoreSheetError(f"{where}: red 3s are not laid on the board in {rules.name}; "
+                              "write any red 3 left in a hand or foot there instead")
+    exact = _int(team, "exact_deals", where)
+    if exact and not rules.deal.exact_grab_bonus:
+        raise ScoreSheetError(f"{where}: {rules.name} has no bonus for an exact deal")
+    if exact > rules.team_size:
+        raise ScoreSheetError(f"{where}: exact_deals is {exact}, but a team has "
+                              f"{rules.team_size} players")
+    penalties = _int(team, "penalties", where)
+    short = _int(team, "short_openings", where)
+    if short and not rules.opening.short_penalty:
+        raise ScoreSheetError(f"{where}: {rules.name} has no penalty for a short opening; "
+                              "write any penalty the monitor gave as penalties")
+    penalties += short * rules.opening.short_penalty
+    held = _players(rules, team, where, went_out)
+    name = str(team.get("name", f"Team {t + 1}"))
+    if "totals" in team:
+        if "melds" in team or held:
+            raise ScoreSheetError(f"{where}: give the team's totals or its melds and "
+                                  "cards left, not both")
+        totals = read_totals(rules, team["totals"], where)
+        _check_went_out(rules, totals.books, where, went_out)
+        score = team_score(rules, t, totals.books, totals.table_cards, totals.held_cards,
+                           totals.threes, red_threes, went_out, exact, penalties)
+        return _Entry(ScoredTeam(name, score), [], totals_usage(rules, totals, red_threes),
+                      f"{where}: {red_threes} on the board and {totals.red_threes_left} left",
+                      True)
+    melds = _melds(rules, team, where)
+    books = dict.fromkeys(BOOK_KINDS, 0)
+    for kind, cards in melds:
+        which = book_kind(rules, kind, cards)
+        if which:
+            books[which] += 1
+    _check_went_out(rules, books, where, went_out)
+    score = score_team(rules, t, melds, held, red_threes_on_board=red_threes,
+                       went_out=went_out, exact_grabs=exact, penalties=penalties)
+    written = [c for _, cards in melds for c in cards] + held
+    return _Entry(ScoredTeam(name, score), written, cards_usage(written, red_threes),
+                  f"{where}: {red_threes} on the board and "
+                  f"{sum(1 for c in held if is_red_three(c))} left", False)
+
+
+def _check_went_out(rules: Rules, books: dict[str, int], where: str, went_out: bool) -> None:
+    """A team that went out has the books going out needs."""
+    if not went_out:
+        return
+    missing = _books_missing(rules.going_out, rules.words,
+                             books["clean"] + books["red-sevens"], books["dirty"],
+                             books["wild"], books["sequence"])
+    if missing:
+        raise ScoreSheetError(f"{where} cannot have gone out: it needs {missing} "
+                              f"in {rules.name}")
 
 
 def _melds(rules: Rules, team: dict[str, Any], where: str
