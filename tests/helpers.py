@@ -3,13 +3,17 @@ the check that a refused action changes nothing, and short ways to name melds.""
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from handfoot.actions import Action, LayDown
 from handfoot.cards import RANK, parse_card, parse_cards
 from handfoot.engine import Hand, IllegalAction
+from handfoot.rules import Rules
 
 
 def snapshot(hand: Hand) -> tuple[Any, ...]:
@@ -59,3 +63,44 @@ def meld_index(hand: Hand, team: int, rank_card: str) -> int:
     """Where the team's last meld of this card's rank lies (for ``AddToMeld``)."""
     rank = RANK[parse_card(rank_card)]
     return max(i for i, m in enumerate(hand.melds[team]) if m.rank == rank)
+
+
+def book_words(rules: Rules, books: Sequence[str]) -> dict[str, Any]:
+    """Everywhere a player reads the name of a book. Team 0 has ``books`` on the table;
+    seat 0 (its partners too) is in the foot, holds 9C 9D 9H 4C 4D 4H after drawing and
+    lays 9C 9D 9H. Returns ``names`` (the table page's label of each complete book, as sent),
+    ``to_go_out`` (what the team still needs, on the table page and in the terminal),
+    ``refusals`` (melding every card, and asking to go out where the rules ask),
+    ``terminal`` (the terminal game's lines for the team) and ``sheet`` (the labels of
+    the hand's score)."""
+    from handfoot.actions import AskToGoOut, ChooseHand, Draw
+    from handfoot.engine import CannotGoOut, Phase
+    from handfoot.game import Game
+    from handfoot.play import TerminalGame
+    from handfoot.scoring import score_hand
+    from handfoot.testing import put_meld, stacked_deal
+    from handfoot.views import seat_view
+    from stacked import put_in_foot
+
+    game = Game(rules, deals=[stacked_deal(rules, reserve=" ".join(books))])
+    while game.hand.phase == Phase.CHOOSE:
+        game.apply(ChooseHand(0))
+    hand = game.hand
+    for book in books:
+        put_meld(hand, 0, book)
+    hand.apply(Draw(), 0)
+    for seat in hand.team_seats(0):
+        put_in_foot(hand, seat, "9C 9D 9H 4C 4D 4H" if seat == 0 else "KH KD KS")
+    hand.apply(lay("9C 9D 9H"), 0)
+    refusals = [refused(hand, lay("4C 4D 4H"), CannotGoOut, 0)]
+    if rules.going_out.permission:
+        refusals.append(refused(hand, AskToGoOut(), CannotGoOut, 0))
+    view = seat_view(game, 0)
+    console = Console(record=True, width=200, file=io.StringIO())
+    TerminalGame(rules, 1, console=console).show_melds(view.teams[0])
+    # what the table page is sent (server/static/app.js shows book_name)
+    sent = view.to_json()["teams"][0]["melds"]
+    return {"names": [m["book_name"] for m in sent if m["complete"]],
+            "to_go_out": view.teams[0].books_to_go_out, "refusals": refusals,
+            "terminal": console.export_text(),
+            "sheet": [label for label, _ in score_hand(hand)[0].lines(rules.words)]}

@@ -254,3 +254,86 @@ def test_breaking_a_tie_for_first_place_in_a_browser(browser: Browser,  # noqa: 
     expect(public.locator("#pub-standings")).to_contain_text(
         f"{names[1]}, who won the tie-break (a play-off)")
     assert not errors, errors
+
+
+def page_errors(page: Page) -> list[str]:
+    """The script errors the page will raise."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def test_a_paper_table_entered_by_totals_in_a_browser(browser: Browser,  # noqa: F811
+                                                      server: ServerProcess) -> None:  # noqa: F811
+    """The organiser enters one team of a paper table by the printed sheet's totals and
+    the other meld by meld, on a phone and on a desk-top screen: the books are named in
+    the Samboree's words, the totals match the same table entered meld by meld, a total
+    that cannot be is refused naming its line, and the sheets open again as entered.
+    Screenshots at 390x844 and 1280x800 (handfoot-club-totals-*.png)."""
+    from test_club_web import PASSWORD, Http, paper_round
+    org = Http(server)
+    base, hands = paper_round(org, "Totals at the Pines")
+    key = base.rsplit("/", 1)[1]
+    by_melds = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands[:1],
+                                          "time_called": True})["totals"]
+    for width, height in ((390, 844), (1280, 800)):
+        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        errors = page_errors(page)
+        page.goto(server.base + f"/events/{key}/organiser")
+        page.fill("#login-password", PASSWORD)
+        page.click("#login-form button[type=submit]")
+        expect(page.locator("#org-name")).to_have_text("Totals at the Pines")
+        page.locator(".tablecard").nth(0).get_by_role(
+            "button", name=re.compile("score sheets")).click()
+        expect(page.locator("#paper-panel")).to_be_visible()
+        hand = page.locator(".hand-entry").nth(0)
+        team1, team2 = hand.locator(".team-entry").nth(0), hand.locator(".team-entry").nth(1)
+        # team 1 by totals: the meld fields give way to the printed sheet's lines
+        expect(team1.locator(".by-totals")).to_be_hidden()
+        team1.get_by_label("By totals, as on the printed sheet").check()
+        expect(team1.locator(".by-totals")).to_be_visible()
+        expect(team1.locator(".by-melds")).to_be_hidden()
+        expect(team1.locator(".by-totals")).to_contain_text("Red books")
+        expect(team1.locator(".by-totals")).to_contain_text("Black books")
+        expect(team1.locator(".by-totals")).not_to_contain_text("canasta")
+        team1.get_by_label("Red books").fill("1")
+        team1.get_by_label("Card points on the table").fill("133")  # a slip: not x 5
+        team1.locator(".exact_deals").fill("1")
+        # team 2 meld by meld, as before
+        team2.locator(".melds").fill("QH QD QS")
+        team2.locator(".short_openings").fill("1")
+        team2.locator(".penalties").fill("20")
+        team2.locator(".hand").nth(0).fill("9S")
+        team2.locator(".foot").nth(0).fill("5C 6C")
+        for extra in page.locator(".hand-entry").all()[1:]:
+            expect(extra.locator(".team-entry")).to_have_count(2)  # hands 2, 3: blank
+        page.check("#paper-time")
+        page.click("#paper-check")
+        expect(page.locator("#paper-error")).to_contain_text("totals.table_cards = 133")
+        team1.get_by_label("Card points on the table").fill("130")
+        team1.get_by_label(re.compile("Points of cards left")).fill("10")
+        page.click("#paper-check")
+        expect(page.locator("#paper-result")).to_contain_text("Not saved yet")
+        totals = page.locator("#paper-result tr.total td.num").all_inner_texts()
+        assert [int(x) for x in totals] == by_melds, (totals, by_melds)
+        team1.scroll_into_view_if_needed()
+        shot(page, f"totals-{width}")
+        assert not errors, errors
+        if width == 390:  # nothing spills off a phone's screen
+            overflow = page.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, overflow
+            continue
+        page.click("#paper-save")
+        expect(page.locator("#org-message")).to_contain_text("result saved")
+        # opened again to correct: team 1 by totals, team 2 meld by meld, as entered
+        page.locator(".tablecard").nth(0).get_by_role(
+            "button", name="Correct the score sheets").click()
+        expect(page.locator("#paper-correcting")).to_be_visible()
+        hand = page.locator(".hand-entry").nth(0)
+        team1, team2 = hand.locator(".team-entry").nth(0), hand.locator(".team-entry").nth(1)
+        expect(team1.locator(".by-totals")).to_be_visible()
+        expect(team1.get_by_label("Card points on the table")).to_have_value("130")
+        expect(team2.locator(".by-melds")).to_be_visible()
+        expect(team2.locator(".melds")).to_have_value("QH QD QS")
+        shot(page, "totals-correcting")
+        assert not errors, errors

@@ -172,8 +172,23 @@ def test_score_sheets_fit_the_preset(rules: str) -> None:
         if r.opening_minimum(h):
             assert f"Meld {r.opening_minimum(h)}" in page
     assert f"Hand {r.game.hands + 1}<br>" not in page
-    assert ("Samba (sequence) books" in page) == r.meld.sequences
-    assert ("Wild-card books" in page) == r.meld.wild_melds
+    assert ("Sambas" in page) == r.meld.sequences
+    assert ("Wild-card canastas" in page) == r.meld.wild_melds
+    # The sheet's own words for its books (red and black canastas or books, clean and
+    # dirty books), on the score sheet and in what going out needs.
+    clean, dirty = {"texas-good-sam": ("Red canastas", "Black canastas"),
+                    "alabama-samboree": ("Red books", "Black books"),
+                    "classic": ("Clean books", "Dirty books"),
+                    "samba": ("Red canastas", "Black canastas"),
+                    "six-deck": ("Red books", "Black books")}[rules]
+    assert clean in page and dirty in page
+    assert "Clean (red)" not in page and "Dirty (black)" not in page
+    need = {"texas-good-sam": "2 red canastas + 3 black canastas",
+            "alabama-samboree": "2 red books + 2 black books",
+            "classic": "3 clean books + 4 dirty books",
+            "samba": "2 red canastas + 2 black canastas + 1 wild-card canasta",
+            "six-deck": "1 red book + 1 black book"}[rules]
+    assert f"To go out: {need}." in page
     assert ("Red 3s on the board" in page) == (r.threes.red == "board")
     assert ("Going out" in page) == bool(r.scores.going_out)
     assert ("Exact deal" in page) == bool(r.deal.exact_grab_bonus)

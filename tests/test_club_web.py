@@ -690,3 +690,65 @@ def test_a_result_missed_by_a_crash_comes_in_on_restart(db_url: str) -> None:  #
         info = org.get(base + "/manage")["rounds_info"][0]["tables"][0]
         assert info["result"] == first
         assert info["online"]["table_id"] == out["table_id"] and info["online"]["over"]
+
+
+def test_a_paper_table_entered_by_totals_as_the_printed_sheet_asks(
+        server: ServerProcess) -> None:
+    """Alabama Samboree's "One person at each table will keep score for entire table":
+    the scorer's totals (books of each kind, card points on the table, points of cards
+    left, 3s) give the same result as the same table entered meld by meld; the form
+    names the books in the sheet's words; a total that cannot be is refused, naming it;
+    the sheets come back as entered to be corrected."""
+    org = Http(server)
+    base, hands = paper_round(org, "Totals night")
+    form = org.get(base + "/manage")["form"]
+    labels = [x["label"] for x in form["totals"]]
+    assert labels[:2] == ["Red books", "Black books"]  # the Samboree's words
+    assert "Wild-card books" not in labels and "Sambas" not in labels
+    assert "Card points on the table" in labels
+    by_melds = org.post(base + "/paper", {"round": 1, "table": 1, "hands": hands,
+                                          "time_called": True})
+    # Alabama: K-10 count 10, 9-4 count 5, A 20. Hand 1: team 1 has a red book of kings
+    # (70) and three aces (60); 8H 4C left (10). Team 2: three queens (30); 9S in hand,
+    # 5C 6C in a foot (15). Hand 2: team 1 a black book of six 7s and a 2 (50), nothing
+    # left; team 2 a red book of jacks (70) and three 5s (15), KS and 5C 6C left (20).
+    totals = [
+        [{"clean_books": 1, "table_cards": 130, "cards_left": 10}, {"table_cards": 30,
+                                                                   "cards_left": 15}],
+        [{"dirty_books": 1, "table_cards": 50}, {"clean_books": 1, "table_cards": 85,
+                                                 "cards_left": 20}],
+    ]
+    by_totals = json.loads(json.dumps(hands))
+    for h, hand in enumerate(by_totals):
+        for k, team in enumerate(hand["teams"]):
+            team.update(entry="totals", totals=totals[h][k], melds="",
+                        players=[{"hand": "", "foot": ""}] * 2)
+    shown = org.post(base + "/paper", {"round": 1, "table": 1, "hands": by_totals,
+                                       "time_called": True})
+    assert shown["hands"] == by_melds["hands"] and shown["totals"] == by_melds["totals"]
+    assert shown["scores"] == by_melds["scores"]
+    # one team by totals, the other meld by meld, on one sheet
+    mixed = json.loads(json.dumps(hands))
+    mixed[0]["teams"][0] = by_totals[0]["teams"][0]
+    assert org.post(base + "/paper", {"round": 1, "table": 1, "hands": mixed,
+                                      "time_called": True})["totals"] == by_melds["totals"]
+    # card points that are not a sum of card values are refused, naming the line
+    bad = json.loads(json.dumps(by_totals))
+    bad[0]["teams"][1]["totals"]["table_cards"] = 33
+    status, data, _ = org.request("POST", base + "/paper", {"round": 1, "table": 1,
+                                                            "hands": bad, "save": True,
+                                                            "time_called": True})
+    assert status == 400 and "sheet 1" in data["error"] and "table_cards = 33" in data["error"]
+    assert org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"] is None
+    # saved, then opened again to correct: each team as it was entered
+    saved = org.post(base + "/paper", {"round": 1, "table": 1, "hands": mixed,
+                                       "time_called": True, "save": True})
+    got = org.get(base + "/paper?round=1&table=1")
+    assert got["totals"] == saved["totals"]
+    first = got["hands"][0]["teams"]
+    assert first[0]["entry"] == "totals" and first[1]["entry"] == "melds"
+    assert first[0]["totals"]["table_cards"] == 130 and first[0]["totals"]["clean_books"] == 1
+    assert first[0]["exact_deals"] == 1 and first[1]["melds"] == "QH QD QS"
+    again = org.post(base + "/paper", {"round": 1, "table": 1, "hands": got["hands"],
+                                       "time_called": True})
+    assert again["totals"] == saved["totals"]

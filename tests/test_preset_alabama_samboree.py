@@ -7,7 +7,9 @@ the refused action's exception type with the state left unchanged, or the exact 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import random
 
 import pytest
@@ -40,11 +42,12 @@ from handfoot.engine import (
     full_deck,
 )
 from handfoot.game import Game
+from handfoot.records import dumps, game_record, replay
 from handfoot.rules import preset
 from handfoot.scorekeeper import score_text
-from handfoot.scoring import score_hand, score_team
+from handfoot.scoring import TeamScore, score_hand, score_team
 from handfoot.testing import put_meld
-from helpers import assert_refused, lay, meld_index
+from helpers import assert_refused, book_words, lay, meld_index
 from reserved import put_pile, reserved_hand
 
 RULES = preset("alabama-samboree")
@@ -204,6 +207,68 @@ def test_time_limit_of_one_and_a_half_hours_and_the_monitor_calls_time() -> None
     assert game.over and len(game.results) == 1
     assert game.results[0].ended_by == "time"
     assert all(s.going_out == 0 for s in game.results[0].scores)
+
+
+@pytest.mark.parametrize("chosen", range(5))
+def test_monitor_will_call_time_before_any_turn_the_hand_is_not_played(chosen: int) -> None:
+    # Every hand starts with the players choosing their stacks: time called then (here
+    # after 0 to 4 seats chose) stops a hand nobody played, which scores nothing, so
+    # the result cannot depend on who chose first (seed 21 scored [0, -740] with one
+    # seat chosen and [-530, -1985] with all four).
+    game = Game(RULES, seed=21)
+    for _ in range(chosen):
+        game.apply(ChooseHand(0))
+    game.call_time()
+    assert game.over and len(game.results) == 1 and game.results[0].ended_by == "time"
+    assert [s.total for s in game.results[0].scores] == [0, 0]
+    assert all(s == TeamScore(team=s.team) for s in game.results[0].scores)
+    assert game.totals == [0, 0]
+    # the record keeps the choices made and replays to the same result
+    record = json.loads(dumps(game_record(game)))
+    assert len(record["hands"][0]["actions"]) == chosen
+    report = replay(record)
+    assert report.ok, report.message
+
+
+def test_monitor_will_call_time_after_a_hand_only_the_hands_played_count() -> None:
+    game = Game(RULES, seed=21)
+    while len(game.results) < 1:
+        if game.hand.phase == Phase.CHOOSE:
+            game.apply(ChooseHand(0))
+        else:
+            draw_and_discard_game(game)
+    first = [s.total for s in game.results[0].scores]
+    assert first != [0, 0]
+    for _ in range(3):
+        game.apply(ChooseHand(1))
+    game.call_time()
+    assert [s.total for s in game.results[1].scores] == [0, 0]
+    assert game.totals == first and len(game.results) == 2
+
+
+def test_monitor_will_call_time_once_a_turn_is_played_the_hand_counts_as_it_stands() -> None:
+    game = Game(RULES, seed=21)
+    for _ in range(4):
+        game.apply(ChooseHand(0))
+    draw_and_discard_game(game)
+    game.call_time()
+    expected = [s.total for s in score_hand(game.hand)]
+    assert [s.total for s in game.results[0].scores] == expected
+    assert expected != [0, 0]  # the cards left in every hand and foot count
+
+
+def test_time_called_before_any_turn_ends_the_game_at_once_when_hands_are_played_out() -> None:
+    finish = dataclasses.replace(RULES, game=dataclasses.replace(
+        RULES.game, when_time_is_called="finish-hand"))
+    game = Game(finish, seed=21)
+    game.apply(ChooseHand(0))
+    game.call_time()  # the hand in play would be played out, but none was begun
+    assert game.over and [s.total for s in game.results[0].scores] == [0, 0]
+
+
+def draw_and_discard_game(game: Game) -> None:
+    game.apply(Draw())
+    game.apply(Discard(game.hand.hand_cards(game.actor)[0]))
 
 
 def test_each_hand_terminates_with_the_bottom_of_the_draw_pile() -> None:
@@ -516,7 +581,7 @@ def test_two_red_books_and_two_black_books_are_required_to_go_out() -> None:
     h = foot_hand(dirty=1)
     assert h.books(0) == (2, 1, 0, 0)
     down_to_two(h)
-    assert h.go_out_blocker(0) == "your team needs 1 more dirty book"
+    assert h.go_out_blocker(0) == "your team needs 1 more black book"
     assert_refused(h, AskToGoOut(), CannotGoOut)
     assert_refused(h, AddToMeld(meld_index(h, 0, "7S"), cards("7S")), CannotGoOut)
     h.apply(Discard(parse_card("7S")))  # a discard that leaves a card is fine
@@ -711,3 +776,18 @@ def test_red_three_in_hand_at_end_of_play_is_500_against() -> None:
     h.apply(Discard(parse_card("3H")))
     h.call_time()
     assert score_hand(h)[0].threes == 0
+
+
+def test_a_red_book_and_a_black_book_are_named_so_everywhere() -> None:
+    # "A red book must have all natural cards, and a black book ..."; "Two red books and
+    # two black books are required to go out."
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH", "JC JD JH JS 2C 2D JK"])
+    assert seen["names"] == ["red book", "black book"]
+    need = "1 more red book and 1 more black book"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [
+        f"You cannot go out yet: your team needs {need}. Keep at least one card.",
+        f"Your team cannot go out yet: it needs {need}."]
+    assert "(red book)" in seen["terminal"] and "(black book)" in seen["terminal"]
+    assert seen["sheet"][:2] == ["Red books (1)", "Black books (1)"]
+    assert not any(w in str(seen) for w in ("clean", "dirty", "canasta"))

@@ -39,7 +39,7 @@ from handfoot.engine import (
 from handfoot.game import Game
 from handfoot.rules import Players, Rules, preset
 from handfoot.scoring import score_hand, score_team
-from helpers import refused
+from helpers import book_words, refused
 from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("classic")
@@ -914,3 +914,17 @@ def test_red_threes_100_points_against_the_player() -> None:
     hand.call_time()
     team1 = score_hand(hand)[1]
     assert team1.threes == -200
+
+
+def test_books_earn_points_based_on_whether_they_are_clean_or_dirty_named_so() -> None:
+    # "(Books earn points based on whether they are Clean or Dirty for the final count)"
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH", "JC JD JH JS 2C 2D JK"])
+    assert seen["names"] == ["clean book", "dirty book"]
+    need = "2 more clean books and 3 more dirty books"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [
+        f"You cannot go out yet: your team needs {need}. Keep at least one card.",
+        f"Your team cannot go out yet: it needs {need}."]
+    assert "(clean book)" in seen["terminal"] and "(dirty book)" in seen["terminal"]
+    assert seen["sheet"][:2] == ["Clean books (1)", "Dirty books (1)"]
+    assert not any(w in str(seen) for w in ("red ", "black", "canasta"))

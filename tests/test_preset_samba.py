@@ -25,6 +25,7 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.cards import JOKER, parse_card, parse_cards
+from handfoot.club.event import Event
 from handfoot.engine import (
     RANK_MELD,
     SEQUENCE,
@@ -42,7 +43,7 @@ from handfoot.game import Game
 from handfoot.rules import Players, Rules, Scores, preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
-from helpers import lay, refused
+from helpers import book_words, lay, refused
 from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("samba")
@@ -99,9 +100,12 @@ def test_5_decks_including_jokers_for_4_people() -> None:
 
 
 def test_7_decks_including_jokers_for_6_people() -> None:
-    six = dataclasses.replace(RULES, players=Players(seats=6, teams=3))
+    six = dataclasses.replace(RULES, players=Players(seats=6, teams=2))
     assert six.num_decks == 7 and six.num_cards == 378
-    assert six.team_of == (0, 1, 2, 0, 1, 2)
+    # Two partnerships, as "North and South ... East and West": three a side, alternating.
+    assert six.team_of == (0, 1, 0, 1, 0, 1)
+    # A club event at six-seat tables seats samba the same way.
+    assert Event.create("Samba night", "samba", seats=6).rules.players == six.players
     game = Game(six, seed=4)
     assert all(game.hand.hand_len[s] == 13 for s in range(6))
     rng = random.Random(4)
@@ -113,6 +117,26 @@ def test_7_decks_including_jokers_for_6_people() -> None:
         game.apply(rng.choice(game.legal_actions()))
         assert sum(game.hand.card_census()) == 378
     assert acted == set(range(6))
+
+
+def test_with_6_people_every_member_of_a_team_must_be_in_their_foot() -> None:
+    six = dataclasses.replace(RULES, players=Players(seats=6, teams=2))
+    hand = deal(six, hands={**FILLERS, 4: FILLERS[2], 5: FILLERS[3]}, stock="QS 9C")
+    for canasta in CANASTAS:
+        on_table(hand, 0, canasta)
+    put_in_foot(hand, 0, "KH KD KS QH QD")
+    put_in_foot(hand, 2, "AH AD 6H")
+    hand.apply(Draw(), 0)
+    msg = refused(hand, AskToGoOut(), CannotGoOut, 0)  # seat 4 is still in its hand
+    assert "partner must be in their foot" in msg
+    put_in_foot(hand, 4, "AC AS 6S")
+    hand.apply(AskToGoOut(), 0)
+    assert hand.actor == 2  # the next partner in turn order answers
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(lay("KH KD KS"), 0)
+    hand.apply(lay("QH QD QS"), 0)
+    hand.apply(Discard(parse_card("9C")), 0)
+    assert hand.ended_by == "out" and hand.went_out == 0
 
 
 def test_north_and_south_are_partners_east_and_west_are_partners() -> None:
@@ -393,7 +417,7 @@ def test_to_finish_each_team_must_have_two_red_two_black_and_one_wild_card_canas
     put_in_foot(hand, 2, "AH AD 6H")
     hand.apply(Draw(), 0)
     msg = refused(hand, AskToGoOut(), CannotGoOut, 0)
-    assert "1 more wild-card book" in msg
+    assert "1 more wild-card canasta" in msg
     on_table(hand, 0, CANASTAS[4])
     hand.apply(AskToGoOut(), 0)
     assert hand.phase == Phase.ASK
@@ -429,7 +453,7 @@ def test_a_wild_card_canasta_is_made_up_of_2s_and_jokers() -> None:
     hand.apply(AddToMeld(1, parse_cards("2H 2S JK 2C")), 0)
     assert hand.books(0) == (0, 0, 1, 0)
     msg = refused(hand, AddToMeld(1, parse_cards("2D")), BadMeld, 0)
-    assert "complete at 7" in msg
+    assert msg == "A wild-card canasta is complete at 7 cards."  # the sheet's words
 
 
 def test_once_the_wild_card_canasta_is_started_no_wilds_go_on_other_melds() -> None:
@@ -466,7 +490,7 @@ def test_a_samba_is_a_7_card_sequence_of_the_same_suit_that_can_have_no_wild_car
     hand.apply(AddToMeld(1, parse_cards("JH QH")), 0)
     assert hand.books(0) == (0, 0, 0, 1)
     msg = refused(hand, AddToMeld(1, parse_cards("KH")), BadMeld, 0)
-    assert "complete" in msg
+    assert msg == "This samba is complete at 7 cards and takes no more."  # the sheet's words
     refused(hand, AddToMeld(1, parse_cards("5H")), BadMeld, 0)
 
 
@@ -768,3 +792,20 @@ def test_some_people_play_that_a_canasta_of_all_red_7s_is_worth_1500() -> None:
 
 def test_the_canasta_alias_is_the_samba_preset() -> None:
     assert preset("canasta") == RULES and RULES.name == "samba"
+
+
+def test_two_red_canastas_two_black_canastas_and_a_wild_card_canasta_in_those_words(
+) -> None:
+    # "each team must have two red canastas, two black canastas and one wild card
+    # canasta"; "A samba is a 7 card sequence".
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH", "JC JD JH JS 2C 2D JK",
+                              "6H 7H 8H 9H 10H JH QH"])
+    assert seen["names"] == ["red canasta", "black canasta", "samba"]
+    need = "1 more red canasta and 1 more black canasta and 1 more wild-card canasta"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [
+        f"You cannot go out yet: your team needs {need}. Keep at least one card.",
+        f"Your team cannot go out yet: it needs {need}."]
+    assert "(samba)" in seen["terminal"] and "(black canasta)" in seen["terminal"]
+    assert seen["sheet"][:3] == ["Red canastas (1)", "Black canastas (1)", "Sambas (1)"]
+    assert not any(w in str(seen) for w in ("clean", "dirty", "book"))

@@ -39,7 +39,7 @@ from handfoot.game import Game
 from handfoot.rules import preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
-from helpers import lay, refused
+from helpers import book_words, lay, refused
 from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
 
 RULES = preset("six-deck")
@@ -380,7 +380,7 @@ def test_you_must_have_one_red_book_and_one_black_book_to_go_out() -> None:
     put_in_foot(hand, 2, "AH AD 5H")
     hand.apply(Draw(), 0)
     msg = refused(hand, AskToGoOut(), CannotGoOut, 0)
-    assert "1 more dirty book" in msg
+    assert "1 more black book" in msg
     on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
     hand.apply(AskToGoOut(), 0)
     assert hand.phase == Phase.ASK
@@ -491,3 +491,17 @@ def test_highest_score_at_the_end_of_4_hands_is_the_winner() -> None:
     assert game.over and minimums == [50, 90, 120, 150]
     best = max(game.totals)
     assert game.winners == [t for t, s in enumerate(game.totals) if s == best]
+
+
+def test_you_must_have_one_red_book_and_one_black_book_named_so_everywhere() -> None:
+    # "you must have one red book [...] and one black book [...] to go out"
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH"])
+    assert seen["names"] == ["red book"]
+    need = "1 more black book"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [
+        f"You cannot go out yet: your team needs {need}. Keep at least one card.",
+        f"Your team cannot go out yet: it needs {need}."]
+    assert "(red book)" in seen["terminal"]
+    assert seen["sheet"][0] == "Red books (1)"
+    assert not any(w in str(seen) for w in ("clean", "dirty", "canasta"))

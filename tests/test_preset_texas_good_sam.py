@@ -41,7 +41,7 @@ from handfoot.rules import preset
 from handfoot.scorekeeper import score_text
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import put_meld
-from helpers import assert_refused, lay, meld_index
+from helpers import assert_refused, book_words, lay, meld_index
 from reserved import put_pile, reserved_hand
 
 RULES = preset("texas-good-sam")
@@ -569,7 +569,7 @@ def test_the_team_must_have_two_red_and_three_black_canastas_to_go_out() -> None
     h.apply(lay("9C 9D 9H 9S"))
     h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
     assert h.hand_len[0] == 2
-    assert h.go_out_blocker(0) == "your team needs 1 more dirty book"
+    assert h.go_out_blocker(0) == "your team needs 1 more black canasta"
     # With one black canasta missing the player may not play down to a last card
     # (which would be discarded to go out): a card to discard and one to keep.
     assert_refused(h, AddToMeld(meld_index(h, 0, "5S"), cards("5S")), CannotGoOut)
@@ -684,3 +684,17 @@ def test_highest_team_score_wins() -> None:
     assert t[0].total != t[1].total
     assert game.winners == [0 if t[0].total > t[1].total else 1]
     assert game.tie_break == ""
+
+
+def test_points_are_made_by_forming_red_or_black_canastas_in_those_words() -> None:
+    # "Points are made by collecting cards to form either "red" or "black" canastas."
+    seen = book_words(RULES, ["QC QD QH QS QC QD QH", "JC JD JH JS 2C 2D JK"])
+    assert seen["names"] == ["red canasta", "black canasta"]
+    need = "1 more red canasta and 2 more black canastas"
+    assert seen["to_go_out"] == need
+    assert seen["refusals"] == [f"You cannot go out yet: your team needs {need}. "
+                                "Keep at least one card."]
+    assert "(red canasta)" in seen["terminal"] and "(black canasta)" in seen["terminal"]
+    assert f"to go out: {need}" in seen["terminal"]
+    assert seen["sheet"][:2] == ["Red canastas (1)", "Black canastas (1)"]
+    assert not any(w in str(seen) for w in ("clean", "dirty", "book"))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
-from handfoot.scorekeeper import ScoreSheetError, score_file, score_text
+from handfoot.scorekeeper import ScoreSheetError, read_sheet, score_file, score_sheet, score_text
 from handfoot.scoring import TeamScore
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "score"
@@ -124,6 +124,14 @@ HAND_SCORED: dict[str, tuple[str, list[dict[str, Any]]]] = {
         expected(1, dirty_books=1, dirty_book_points=300, table_cards=135, held_cards=-110,
                  threes=-1005, total=-680),
     ]),
+    # The Texas table again, entered by totals as the printed score sheet asks for them.
+    "texas-good-sam-totals.toml": ("texas-good-sam", [
+        expected(0, clean_books=2, clean_book_points=1000, dirty_books=3,
+                 dirty_book_points=900, table_cards=520, held_cards=-15, threes=-100,
+                 deal_bonus=100, total=2405),
+        expected(1, clean_books=1, clean_book_points=500, table_cards=180, held_cards=-185,
+                 threes=-1500, penalties=-100, total=-1105),
+    ]),
     # The same table with the sheet's tournament note: 500 for going out, not 100.
     "six-deck-tournament.toml": ("six-deck", [
         # 500 + 300 + 330 - 15 + 500 = 1615.
@@ -143,6 +151,7 @@ def test_every_preset_has_an_example() -> None:
     assert names == set(HAND_SCORED)
     assert {variant for variant, _ in HAND_SCORED.values()} == set(PRESETS)
     assert any(n.endswith(".json") for n in names)
+    assert any("totals" in n for n in names)
 
 
 @pytest.mark.parametrize("name", sorted(HAND_SCORED))
@@ -198,7 +207,7 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("bad rules override", TEXAS + "[rules]\nmeld = 3\n" + TWO_EMPTY_TEAMS, "rules: [meld]"),
     ("went_out out of range", TEXAS + "went_out = 2\n" + TWO_EMPTY_TEAMS, "went_out must be"),
     ("went_out without the books", TEXAS + "went_out = 1\n" + TWO_EMPTY_TEAMS,
-     "team 1 cannot have gone out: it needs 2 more clean books and 3 more dirty books"),
+     "team 1 cannot have gone out: it needs 2 more red canastas and 3 more black canastas"),
     ("red 3s on the board in texas", TEXAS + "[[teams]]\nred_threes = 1\n[[teams]]\n",
      "red 3s are not laid on the board in texas-good-sam"),
     ("exact deal where there is no bonus", 'variant = "samba"\n[[teams]]\nexact_deals = 1\n'
@@ -208,7 +217,8 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("short opening where there is no penalty", 'variant = "classic"\n[[teams]]\n'
      "short_openings = 1\n[[teams]]\n", "classic has no penalty for a short opening"),
     ("negative penalty", TEXAS + "[[teams]]\npenalties = -100\n[[teams]]\n",
-     "penalties must be a whole number"),
+     "penalties = -100: write penalties as a positive number (penalties = 100 takes 100 "
+     "points off)"),
     ("two open melds of a rank", 'variant = "samba"\n[[teams]]\nmelds = ["QH QD QS", '
      '"QC QD 2H"]\n[[teams]]\n', "2 unfinished melds of Queens"),
     ("more of a card than the decks hold", TEXAS + '[[teams]]\nmelds = ["QH QH QH QH QH QH '
@@ -292,3 +302,284 @@ def test_completed_book_may_hold_burned_naturals_but_no_extra_wild() -> None:
     bad = TEXAS + '[[teams]]\nmelds = ["QH QD QS QC 2C 2D JK 2H"]\n[[teams]]\n'
     with pytest.raises(ScoreSheetError, match="at most 3 wild cards"):
         score_text(bad, "toml")
+
+
+# --------------------------------------------------------------- entry by totals
+def as_totals(data: dict[str, Any]) -> dict[str, Any]:
+    """A meld-by-meld sheet written as the printed score sheet's totals: each team's
+    books of each kind, card points on the table, points of cards left and 3s left,
+    counted by hand from the cards written (not by the scorekeeper)."""
+    from handfoot.cards import RANK, WILD, is_red_three, parse_cards
+    from handfoot.rules import preset
+
+    rules = preset(data["variant"])
+    out = {k: v for k, v in data.items() if k != "teams"}
+    out["teams"] = []
+    for team in data["teams"]:
+        books = {"clean_books": 0, "dirty_books": 0, "wild_books": 0, "sequence_books": 0}
+        table = 0
+        for text in team.get("melds", []):
+            cards = parse_cards(text)
+            table += sum(rules.card_value[c] for c in cards)
+            if len(cards) >= 7:
+                if all(WILD[c] for c in cards):
+                    books["wild_books"] += 1
+                elif len({RANK[c] for c in cards}) > 1 and not any(WILD[c] for c in cards):
+                    books["sequence_books"] += 1
+                elif any(WILD[c] for c in cards):
+                    books["dirty_books"] += 1
+                else:
+                    books["clean_books"] += 1
+        left = [c for p in team.get("players", [])
+                for c in parse_cards(" ".join((p.get("hand", ""), p.get("foot", ""))))]
+        totals = {**{k: v for k, v in books.items() if v}, "table_cards": table,
+                  "cards_left": sum(rules.card_value[c] for c in left if RANK[c] != 3),
+                  "red_threes_left": sum(1 for c in left if is_red_three(c)),
+                  "black_threes_left": sum(1 for c in left if RANK[c] == 3
+                                           and not is_red_three(c))}
+        entry = {k: v for k, v in team.items() if k not in ("melds", "players")}
+        entry["players"] = [{"name": p["name"]} for p in team.get("players", [])]
+        entry["totals"] = totals
+        out["teams"].append(entry)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(n for n in HAND_SCORED if "totals" not in n))
+def test_totals_entry_scores_as_meld_by_meld_entry_for_every_preset(name: str) -> None:
+    path = EXAMPLES / name
+    data = read_sheet(path.read_text("utf-8"), "json" if name.endswith(".json") else "toml")
+    by_melds = score_sheet(data)[1]
+    by_totals = score_sheet(as_totals(data))[1]
+    assert [t.score for t in by_totals] == [t.score for t in by_melds]
+    assert [t.score.to_json() for t in by_totals] == HAND_SCORED[name][1]
+
+
+def test_the_printed_sheets_totals_example_is_the_texas_table() -> None:
+    by_melds = score_file(EXAMPLES / "texas-good-sam.toml")[1]
+    by_totals = score_file(EXAMPLES / "texas-good-sam-totals.toml")[1]
+    assert [t.score for t in by_totals] == [t.score for t in by_melds]
+
+
+SAMBA = 'variant = "samba"\n'
+
+
+def totals(variant: str, *teams: str, top: str = "") -> str:
+    """A sheet whose teams are entered by totals (each a TOML inline table's body)."""
+    return f'variant = "{variant}"\n{top}' + "".join(
+        f"[[teams]]\ntotals = {{{t}}}\n" for t in teams)
+
+
+TOTALS_REFUSED: list[tuple[str, str, str]] = [
+    ("more red canastas than 5 decks make", totals("texas-good-sam", "clean_books = 23, "
+     "table_cards = 5000", ""), "team 0, totals.clean_books = 23: the 5 decks of "
+     "texas-good-sam make at most 22 red canastas for a team"),
+    ("wild-card canastas in texas", totals("texas-good-sam", "wild_books = 1, "
+     "table_cards = 140", ""), "totals.wild_books = 1: texas-good-sam has no wild-card "
+     "canastas"),
+    ("sambas in six-deck", totals("six-deck", "sequence_books = 1, table_cards = 60", ""),
+     "six-deck has no sequence books"),
+    ("card points not a multiple of 5", totals("classic", "table_cards = 523", ""),
+     "totals.table_cards = 523: card points are a sum of card values, all multiples of 5"),
+    ("points of cards left not a multiple of 5", totals("alabama-samboree",
+     "cards_left = 12", ""), "totals.cards_left = 12"),
+    ("fewer card points than the books hold", totals("samba", "clean_books = 2, "
+     "dirty_books = 1, table_cards = 100", ""), "team 0, totals.table_cards = 100: 2 red "
+     "canastas and 1 black canasta hold at least 120 points of cards"),
+    ("more card points than every card", totals("six-deck", "cards_left = 99995", ""),
+     "every card of the 6 decks together counts"),
+    ("both teams' canastas need more naturals than the decks hold",
+     totals("texas-good-sam", "clean_books = 16, table_cards = 1200",
+            "clean_books = 16, table_cards = 1200"),
+     "totals: the sheet has at least 224 natural cards (4s to aces), but the 5 decks of "
+     "texas-good-sam hold only 220"),
+    ("more red 3s left than the decks hold", totals("six-deck", "red_threes_left = 7",
+     "red_threes_left = 6"), "the sheet has 13 red 3s"),
+    ("black canastas where a house rule allows no wild card in a meld",
+     totals("texas-good-sam", "dirty_books = 1, table_cards = 50", "",
+            top="[rules.meld]\nmax_wilds = 0\nnaturals_exceed_wilds = false\n"),
+     "totals.dirty_books = 1: texas-good-sam has no black canastas"),
+    ("a negative total", totals("classic", "dirty_books = -1", ""),
+     "totals.dirty_books must be a whole number, 0 or more"),
+    ("an unknown total", totals("classic", "red_books = 1", ""),
+     "unknown total(s) red_books"),
+    ("went out without the books, by totals", totals("six-deck", "clean_books = 1, "
+     "table_cards = 35", "", top="went_out = 0\n"),
+     "team 0 cannot have gone out: it needs 1 more black book in six-deck"),
+    ("totals and melds both", 'variant = "classic"\n[[teams]]\nmelds = ["QH QD QS"]\n'
+     "totals = {table_cards = 30}\n[[teams]]\n",
+     "give the team's totals or its melds and cards left, not both"),
+    ("totals and cards left both", 'variant = "classic"\n[[teams]]\n'
+     'totals = {table_cards = 30}\n[[teams.players]]\nhand = "4C"\n[[teams]]\n',
+     "not both"),
+]
+
+
+@pytest.mark.parametrize(("what", "text", "message"), TOTALS_REFUSED,
+                         ids=[m[0] for m in TOTALS_REFUSED])
+def test_totals_are_checked_for_what_totals_can_show(what: str, text: str,
+                                                      message: str) -> None:
+    with pytest.raises(ScoreSheetError) as info:
+        score_text(text, "toml")
+    assert message in str(info.value), what
+
+
+def test_totals_at_the_limits_are_accepted() -> None:
+    # 22 red canastas (two of each rank from 5 decks) hold at least 22 x 35 points.
+    teams = score_text(totals("texas-good-sam", "clean_books = 22, table_cards = 770", ""),
+                       "toml")[1]
+    assert teams[0].clean_books == 22 and teams[0].total == 22 * 500 + 770
+    # the least a black canasta holds in texas: six 4s and a 2 = 50 points
+    assert score_text(totals("texas-good-sam", "dirty_books = 1, table_cards = 50", ""),
+                      "toml")[1][0].total == 350
+    # a samba of 4 to 10 holds 50 points; red 3s left count as the sheet says
+    samba = score_text(totals("samba", "sequence_books = 1, table_cards = 50, "
+                              "red_threes_left = 1, black_threes_left = 2", ""), "toml")[1][0]
+    assert (samba.sequence_book_points, samba.threes, samba.total) == (1500, -110, 1440)
+
+
+# --------------------------------------------------------- impossible tables
+def test_red_3s_count_100_each_but_no_more_red_3s_than_5_decks_hold() -> None:
+    # samba (003): "5 decks(including jokers) for 4 people"; 5 decks hold 10 red 3s.
+    ok = SAMBA + "[[teams]]\nred_threes = 8\n[[teams]]\nred_threes = 2\n"
+    assert [t.red_threes for t in score_text(ok, "toml")[1]] == [1300, 200]
+    thirteen = SAMBA + "[[teams]]\nred_threes = 13\n[[teams]]\n"
+    with pytest.raises(ScoreSheetError, match=r"red_threes: the sheet has 13 red 3s "
+                       r"\(team 0: 13 on the board and 0 left; team 1: 0 on the board and "
+                       r"0 left\), but the 5 decks of samba hold only 10"):
+        score_text(thirteen, "toml")
+    # on the board and in a foot together
+    split = SAMBA + "[[teams]]\nred_threes = 9\n[[teams]]\nname = \"EW\"\n" \
+        '[[teams.players]]\nfoot = "3H 3D"\n'
+    with pytest.raises(ScoreSheetError, match="11 red 3s"):
+        score_text(split, "toml")
+
+
+SAMBA_OUT = (EXAMPLES / "samba.toml").read_text("utf-8")
+
+
+def test_both_members_of_a_team_are_in_their_feet_before_it_goes_out() -> None:
+    # samba (003): "Play continues until a team has all their canastas and both members
+    # of a team are in their feet." North-South went out; a foot for North is impossible.
+    bad = SAMBA_OUT.replace('name = "North"\nhand = "7C 3S"',
+                            'name = "North"\nhand = "7C 3S"\nfoot = "4D"')
+    assert bad != SAMBA_OUT
+    with pytest.raises(ScoreSheetError) as info:
+        score_text(bad, "toml")
+    assert str(info.value) == (
+        "team 0 (North-South), player 1 (North), foot: the team went out, but this player "
+        "never picked up the foot; in samba every partner must be in the foot before a "
+        "player goes out")
+    # East-West did not go out: West's foot never picked up is as it should be.
+    assert [t.total for t in score_text(SAMBA_OUT, "toml")[1]] == [8435, 490]
+
+
+@pytest.mark.parametrize("name", ["classic.toml", "six-deck.json"])
+def test_the_other_partner_has_picked_up_his_foot_before_one_goes_out(name: str) -> None:
+    # classic (002): "... and the other partner has picked up his foot and played at
+    # least one turn from it"; six-deck (004): "both are in foot". North-South went out
+    # in both examples; a foot written for a North-South player cannot be.
+    data = read_sheet((EXAMPLES / name).read_text("utf-8"),
+                      "json" if name.endswith(".json") else "toml")
+    assert data["went_out"] == 0
+    assert score_sheet(data)[1][0].score.going_out == 100
+    partner = next(p for p in data["teams"][0]["players"] if p.get("hand"))
+    partner["foot"] = "4D"
+    with pytest.raises(ScoreSheetError, match=r"team 0 \(North-South\), player \d "
+                       r"\(\w+\), foot: the team went out, but this player never picked "
+                       r"up the foot"):
+        score_sheet(data)
+
+
+def test_where_no_rule_asks_for_the_partner_in_the_foot_an_unplayed_foot_is_fine() -> None:
+    texas = (EXAMPLES / "texas-good-sam.toml").read_text("utf-8")
+    # Texas (000) asks only for the canastas: a partner may never have reached the foot.
+    fine = texas.replace('name = "South"\nhand = "8H 4C 3S"',
+                         'name = "South"\nhand = "8H 4C 3S"\nfoot = "4D"')
+    assert fine != texas
+    assert score_text(fine, "toml")[1][0].held_cards == -20
+
+
+def test_a_player_who_went_out_holds_no_cards() -> None:
+    marked = SAMBA_OUT.replace('name = "South"           # went out',
+                               'name = "South"\nwent_out = true')
+    assert marked != SAMBA_OUT
+    assert [t.total for t in score_text(marked, "toml")[1]] == [8435, 490]
+    holding = marked.replace('name = "South"\nwent_out = true',
+                             'name = "South"\nwent_out = true\nhand = "9C"')
+    with pytest.raises(ScoreSheetError) as info:
+        score_text(holding, "toml")
+    assert str(info.value) == ("team 0 (North-South), player 2 (South) went out but still "
+                               "holds 9♣; a player who went out has no cards left")
+    # nobody marked, but both players of the team that went out hold cards
+    both = SAMBA_OUT.replace('name = "South"           # went out',
+                             'name = "South"\nhand = "9C"')
+    with pytest.raises(ScoreSheetError, match="team 0 \\(North-South\\) went out, but every "
+                       "one of its players still holds cards"):
+        score_text(both, "toml")
+    # the player marked says which team went out
+    inferred = marked.replace("went_out = 0\n", "")
+    assert [t.going_out for t in score_text(inferred, "toml")[1]] == [500, 0]
+    wrong = marked.replace("went_out = 0\n", "went_out = 1\n")
+    with pytest.raises(ScoreSheetError, match="plays for team 0"):
+        score_text(wrong, "toml")
+
+
+# ------------------------------------------------- six players, individuals
+def test_six_players_in_two_teams_of_three() -> None:
+    # classic (002): "It can also be played by six in two teams of three"; 7 decks.
+    text = """variant = "classic"
+went_out = 1
+[rules.players]
+seats = 6
+teams = 2
+[[teams]]
+melds = ["QH QD QS QC QH QD QH"]
+exact_deals = 3
+[[teams.players]]
+hand = "4C"
+[[teams.players]]
+hand = "5C"
+[[teams.players]]
+foot = "6C"
+[[teams]]
+melds = ["KH KD KS KC KH KD KS", "AH AD AS AC AH AD AS", "JH JD JS JC JH JD JS",
+         "10H 10D 10S 10C 2H 2D JK", "9H 9D 9S 9C 2C 2S JK", "8H 8D 8S 8C 2H 2D 2C",
+         "7H 7D 7S 7C 2S JK JK"]
+[[teams.players]]
+hand = "8C"
+"""
+    teams = score_text(text, "toml")[1]
+    # 500 + 70 - 15 + 300 (three exact deals) = 855
+    assert teams[0].total == 500 + 70 - 15 + 300 == 855
+    assert teams[1].going_out == 100
+    with pytest.raises(ScoreSheetError, match="a team has 3 in classic"):
+        score_text(text.replace("[[teams]]\nmelds = [\"KH", "[[teams.players]]\n"
+                                "[[teams]]\nmelds = [\"KH"), "toml")
+
+
+def test_individuals_one_team_each() -> None:
+    text = """variant = "classic"
+went_out = 2
+[rules.players]
+seats = 3
+teams = 3
+[[teams]]
+[[teams.players]]
+hand = "4C 3H"
+[[teams]]
+melds = ["QH QD QS"]
+[[teams]]
+name = "Carol"
+melds = ["KH KD KS KC KH KD KS", "AH AD AS AC AH AD AS", "JH JD JS JC JH JD JS",
+         "10H 10D 10S 10C 2H 2D JK", "9H 9D 9S 9C 2C 2S JK", "8H 8D 8S 8C 2H 2D 2C",
+         "7H 7D 7S 7C 2S JK JK"]
+"""
+    teams = score_text(text, "toml")[1]
+    assert [t.total for t in teams][:2] == [-5 - 100, 30]
+    assert teams[2].going_out == 100
+    with pytest.raises(ScoreSheetError, match="a team has 1 in classic"):
+        score_text(text.replace("[[teams]]\n[[teams.players]]\n",
+                                "[[teams]]\n[[teams.players]]\n[[teams.players]]\n"), "toml")
+    # the individual who went out holds nothing
+    with pytest.raises(ScoreSheetError, match="went out, but every one of its players"):
+        score_text(text + '[[teams.players]]\nhand = "4D"\n', "toml")

@@ -27,7 +27,7 @@ from handfoot.bots import BOTS
 from handfoot.cards import format_card, format_cards
 from handfoot.game import Game
 from handfoot.records import RecordError, load, replay
-from handfoot.rules import PRESET_NAMES, RulesError, preset
+from handfoot.rules import PRESET_NAMES, RulesError, Words, preset
 from handfoot.scorekeeper import ScoredTeam, ScoreSheetError, score_file
 from handfoot.scoring import TeamScore
 
@@ -81,22 +81,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def score_table(title: str, names: Sequence[str], scores: Sequence[TeamScore]) -> Table:
+def score_table(title: str, names: Sequence[str], scores: Sequence[TeamScore],
+                words: Words | None = None) -> Table:
+    """The score table of a hand, its books named in the rule set's ``words``."""
     table = Table(title=title)
     table.add_column("")
     for n in names:
         table.add_column(n, justify="right")
     labels: list[str] = []
     for s in scores:
-        for label, _ in s.lines():
+        for label, _ in s.lines(words):
             base = label.split(" (")[0]
             if base not in labels:
                 labels.append(base)
     for label in labels:
         row = [label]
         for s in scores:
-            found = [p for lab, p in s.lines() if lab.split(" (")[0] == label]
-            count = [lab for lab, _ in s.lines() if lab.split(" (")[0] == label]
+            found = [p for lab, p in s.lines(words) if lab.split(" (")[0] == label]
+            count = [lab for lab, _ in s.lines(words) if lab.split(" (")[0] == label]
             text = str(found[0]) if found else ""
             if count and "(" in count[0]:
                 text = count[0][count[0].index("("):] + " " + text
@@ -116,12 +118,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         out: list[dict[str, Any]] = [{"name": t.name, **t.score.to_json()} for t in teams]
         print(json.dumps({"variant": rules.name, "teams": out}, indent=1))
         return 0
-    _print_scores(rules.title or rules.name, teams)
+    _print_scores(rules.title or rules.name, teams, rules.words)
     return 0
 
 
-def _print_scores(title: str, teams: Sequence[ScoredTeam]) -> None:
-    _console().print(score_table(title, [t.name for t in teams], [t.score for t in teams]))
+def _print_scores(title: str, teams: Sequence[ScoredTeam], words: Words) -> None:
+    _console().print(score_table(title, [t.name for t in teams], [t.score for t in teams],
+                                 words))
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -203,7 +206,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
                    "time": "time was called"}[r.ended_by]
             console.print(f"[bold]Hand {r.number} is over: {how}.[/bold]")
             names = [f"Team {t + 1}" for t in range(rules.players.teams)]
-            console.print(score_table(f"Hand {r.number}", names, r.scores))
+            console.print(score_table(f"Hand {r.number}", names, r.scores, rules.words))
             if not g.over:
                 console.rule(f"Hand {g.hand.hand_number}: opening minimum "
                              f"{g.hand.minimums[0]}")

@@ -29,6 +29,11 @@ class HandResult:
     went_out: int | None  #: the seat that went out
 
 
+def turn_played(hand: Hand) -> bool:
+    """Has a turn of this hand begun? Choosing which stack is the hand is not a turn."""
+    return any(action.kind != "choose-hand" for _, action in hand.history)
+
+
 class Game:
     """A game under a rule set. Chance comes from ``seed`` (or recorded ``deals``)."""
 
@@ -103,18 +108,25 @@ class Game:
 
     def call_time(self) -> None:
         """The monitor calls time: no new hand starts; the hand in play ends as it stands
-        (or, with ``when_time_is_called = "finish-hand"``, is played out)."""
+        (or, with ``when_time_is_called = "finish-hand"``, is played out). A hand in
+        which no turn has been played yet (the players may still be choosing their
+        stacks) is not played: it ends at once and scores nothing (``score_hand``)."""
         if self.over or self.time_called:
             return
         self.time_called = True
         self.time_called_at = (self.hand.hand_number, len(self.hand.history))
-        if self.rules.game.when_time_is_called == "end-hand":
+        if self.rules.game.when_time_is_called == "end-hand" or not turn_played(self.hand):
             self.hand.call_time()
             self._finish_hand()
 
     def _finish_hand(self) -> None:
         hand = self.hand
-        scores = tuple(score_hand(hand))
+        if hand.ended_by == "time" and not turn_played(hand):
+            # Not played: nothing counts (not the cards of the seats that already chose
+            # their stacks, nor exact deals), so no result depends on who chose first.
+            scores = tuple(TeamScore(team=t) for t in range(hand.teams))
+        else:
+            scores = tuple(score_hand(hand))
         for s in scores:
             self.totals[s.team] += s.total
         deal = Deal(hand.deal.order, hand.deal.first_seat, hand.deal.grabs, tuple(hand.shuffles))

@@ -134,8 +134,9 @@ class TerminalGame:
                      f"{'s' if p.hand_count != 1 else ''} in hand, {foot}")
         for t in view.teams:
             if t.team != self.team:
-                self.say("Their melds and books:" if self.rules.players.teams == 2
-                         else f"Team {t.team + 1}'s melds and books:")
+                books = f"{self.rules.words.book}s"
+                self.say(f"Their melds and {books}:" if self.rules.players.teams == 2
+                         else f"Team {t.team + 1}'s melds and {books}:")
                 self.show_melds(t)
         self.show_ours(view)
 
@@ -143,7 +144,8 @@ class TerminalGame:
         if not t.melds:
             self.say("  no melds yet")
         for m in t.melds:
-            state = f"{m.book} book" if m.book else f"{m.needs} more for a book"
+            state = m.book_name if m.book_name else \
+                f"{m.needs} more for a {self.rules.words.book}"
             self.say(f"  {m.index + 1}. {m.label}: {format_cards(m.cards)}  ({state})")
         if t.red_threes:
             self.say(f"  red 3s: {format_cards(t.red_threes)}")
@@ -151,7 +153,7 @@ class TerminalGame:
             self.say(f"  to go out: {t.books_to_go_out}")
 
     def show_ours(self, view: View) -> None:
-        self.say("Our melds and books:")
+        self.say(f"Our melds and {self.rules.words.book}s:")
         self.show_melds(view.teams[self.team])
         if view.phase == "choose":
             tops = view.stack_tops[self.human]
@@ -266,7 +268,7 @@ class TerminalGame:
                "stock": "the stock ran out", "time": "time was called"}[r.ended_by]
         self.console.rule(f"Hand {r.number} is over: {how}")
         names = [self.team_name(t) for t in range(self.rules.players.teams)]
-        self.console.print(score_table(f"Hand {r.number}", names, r.scores))
+        self.console.print(score_table(f"Hand {r.number}", names, r.scores, self.rules.words))
         self.say("Totals: " + "   ".join(f"{names[t]} {v}" for t, v in enumerate(g.totals)))
 
     def run(self) -> int:

@@ -243,10 +243,36 @@ def card_classes(sequences: bool, red_sevens: bool) -> tuple[int, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class Words:
+    """What the rule set's own sheet calls its books, used wherever a player reads about
+    them: refusals, the table page, the terminal game and the score sheet. "Red and
+    black canastas" (texas, samba), "red and black books" (alabama, six-deck), "clean
+    and dirty books" (classic)."""
+
+    book: str = "book"  #: "book" or "canasta"
+    clean: str = "clean"  #: a book without wild cards: "clean" or "red"
+    dirty: str = "dirty"  #: a book with wild cards: "dirty" or "black"
+    sequence: str = "sequence book"  #: a same-suit sequence book ("samba")
+
+    def name(self, kind: str, count: int = 1) -> str:
+        """A book of ``kind`` ("clean", "dirty", "wild", "sequence", "red-sevens") in
+        these words, plural unless ``count`` is 1: "red canasta", "dirty books"."""
+        noun = {"clean": f"{self.clean} {self.book}", "dirty": f"{self.dirty} {self.book}",
+                "wild": f"wild-card {self.book}", "sequence": self.sequence,
+                "red-sevens": f"red 7s {self.book}"}[kind]
+        return noun if count == 1 else noun + "s"
+
+    def title(self, kind: str) -> str:
+        """The heading of a score sheet's line: "Red canastas", "Clean books"."""
+        text = self.name(kind, 2)
+        return text[:1].upper() + text[1:]
+
+
 _SECTIONS: Final[dict[str, type[Any]]] = {
     "players": Players, "deck": Deck, "deal": Deal, "game": GameSettings,
     "opening": Opening, "turn": Turn, "pile": Pile, "meld": MeldRules,
-    "threes": Threes, "going_out": GoingOut, "scores": Scores,
+    "threes": Threes, "going_out": GoingOut, "scores": Scores, "words": Words,
 }
 
 
@@ -269,6 +295,7 @@ class Rules:
     threes: Threes = field(default_factory=Threes)
     going_out: GoingOut = field(default_factory=GoingOut)
     scores: Scores = field(default_factory=Scores)
+    words: Words = field(default_factory=Words)
 
     # Tables derived once for the hot path; not part of the value.
     card_value: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -457,6 +484,9 @@ class Rules:
                 "scores.values must give each of " + ", ".join(VALUE_KEYS)
                 + (f"; missing {', '.join(missing)}" if missing else "")
                 + (f"; unknown {', '.join(extra)}" if extra else ""))
+        for f in dataclasses.fields(Words):
+            if not str(getattr(self.words, f.name)).strip():
+                raise RulesError(f"words.{f.name} cannot be empty")
         if s.red_threes_set and self.threes.red != "board":
             raise RulesError("scores.red_threes_set needs threes.red = \"board\"")
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from handfoot.cards import RANK, SEVEN, WILD, Card, is_red, is_three
-from handfoot.rules import Rules
+from handfoot.rules import Rules, Words
 
 if TYPE_CHECKING:
     from handfoot.engine import Hand
@@ -48,15 +48,17 @@ class TeamScore:
     penalties: int = 0  #: entered by a scorer (a short opening exposed at the table)
     total: int = 0
 
-    def lines(self) -> list[tuple[str, int]]:
-        """(label, points) for each item that is not zero, in the order of a score sheet."""
+    def lines(self, words: Words | None = None) -> list[tuple[str, int]]:
+        """(label, points) for each item that is not zero, in the order of a score sheet,
+        books named in the rule set's ``words`` ("Red canastas (2)")."""
+        w = words or Words()
         out = []
         for label, count, points in (
-            ("Clean books", self.clean_books, self.clean_book_points),
-            ("Dirty books", self.dirty_books, self.dirty_book_points),
-            ("Wild-card books", self.wild_books, self.wild_book_points),
-            ("Sequence books", self.sequence_books, self.sequence_book_points),
-            ("Red 7s books", self.red_sevens_books, self.red_sevens_book_points),
+            (w.title("clean"), self.clean_books, self.clean_book_points),
+            (w.title("dirty"), self.dirty_books, self.dirty_book_points),
+            (w.title("wild"), self.wild_books, self.wild_book_points),
+            (w.title("sequence"), self.sequence_books, self.sequence_book_points),
+            (w.title("red-sevens"), self.red_sevens_books, self.red_sevens_book_points),
             ("Red 3s on the board", self.red_threes_count, self.red_threes),
         ):
             if count or points:
@@ -109,10 +111,9 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
                exact_grabs: int = 0, penalties: int = 0) -> TeamScore:
     """Score one team. ``melds`` are (kind, cards) pairs for its melds and books;
     ``held`` is every card left in its players' hands and unplayed feet."""
-    s = rules.scores
     values = rules.card_value
     held_values = rules.held_value
-    counts = {"clean": 0, "dirty": 0, "wild": 0, "sequence": 0, "red-sevens": 0}
+    counts = dict.fromkeys(BOOK_KINDS, 0)
     table = 0
     for kind, cards in melds:
         table += sum(values[c] for c in cards)
@@ -125,6 +126,23 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
             threes += held_values[c]
         else:
             held_cards += held_values[c]
+    return team_score(rules, team, counts, table, held_cards, threes, red_threes_on_board,
+                      went_out, exact_grabs, penalties)
+
+
+#: the kinds of book, as :func:`book_kind` names them
+BOOK_KINDS = ("clean", "dirty", "wild", "sequence", "red-sevens")
+
+
+def team_score(rules: Rules, team: int, books: dict[str, int], table_cards: int,
+               held_cards: int, threes: int, red_threes_on_board: int = 0,
+               went_out: bool = False, exact_grabs: int = 0, penalties: int = 0
+               ) -> TeamScore:
+    """A team's score from its totals: the complete books of each kind in ``books``, the
+    value of its cards on the table, what its cards left (``held_cards``, not 3s) and
+    its 3s left cost (both 0 or less), and the extras."""
+    s = rules.scores
+    counts = {k: books.get(k, 0) for k in BOOK_KINDS}
     items = dict(
         clean_books=counts["clean"], clean_book_points=counts["clean"] * s.clean_book,
         dirty_books=counts["dirty"], dirty_book_points=counts["dirty"] * s.dirty_book,
@@ -133,7 +151,7 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
         sequence_book_points=counts["sequence"] * s.sequence_book,
         red_sevens_books=counts["red-sevens"],
         red_sevens_book_points=counts["red-sevens"] * s.red_sevens_book,
-        table_cards=table, held_cards=held_cards, threes=threes,
+        table_cards=table_cards, held_cards=held_cards, threes=threes,
         red_threes=red_threes_points(rules, red_threes_on_board),
         red_threes_count=red_threes_on_board,
         going_out=s.going_out if went_out else 0,

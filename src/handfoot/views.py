@@ -55,6 +55,8 @@ class MeldView:  # a dataclass: a named tuple may not have a field called "index
     complete: bool
     book: str | None  #: "clean", "dirty", "wild", "sequence", "red-sevens" once complete
     needs: int  #: cards still needed to complete the book
+    #: the complete book in the rule set's words: "red canasta", "dirty book", "samba"
+    book_name: str | None = None
 
 
 class TeamView(NamedTuple):
@@ -148,10 +150,11 @@ def _meld_views(hand: Hand, team: int) -> tuple[MeldView, ...]:
             out.append(cast(MeldView, cached[2]))
             continue
         complete = len(m.cards) >= size
+        book = book_kind(hand.rules, m.kind, m.cards)
         view = MeldView(  # index, kind, label, cards, naturals, wilds, complete, book, needs
             i, KIND_NAMES[m.kind], m.describe(), tuple(sort_cards(m.cards)), m.naturals,
-            m.wilds, complete, book_kind(hand.rules, m.kind, m.cards),
-            max(size - len(m.cards), 0))
+            m.wilds, complete, book, max(size - len(m.cards), 0),
+            hand.rules.words.name(book) if book else None)
         m.view = (len(m.cards), i, view)
         out.append(view)
     return tuple(out)

@@ -196,31 +196,29 @@ def opening_text(rules: Rules, hand: int) -> str:
 
 
 def going_out_text(rules: Rules) -> str:
-    g = rules.going_out
-    need = [f"{g.clean_books} clean (red)", f"{g.dirty_books} dirty (black)"]
-    if g.wild_books:
-        need.append(f"{g.wild_books} wild-card")
-    if g.sequence_books:
-        need.append(f"{g.sequence_books} samba")
-    return "To go out: " + " + ".join(need) + " books."
+    g, w = rules.going_out, rules.words
+    need = [f"{n} {w.name(kind, n)}" for kind, n in (
+        ("clean", g.clean_books), ("dirty", g.dirty_books), ("wild", g.wild_books),
+        ("sequence", g.sequence_books)) if n or kind in ("clean", "dirty")]
+    return "To go out: " + " + ".join(need) + "."
 
 
 def sheet_rows(rules: Rules) -> list[tuple[str, str]]:
     """(item, hint) rows of a score sheet for a rule set: only what it can score."""
-    s = rules.scores
-    rows = [("Clean (red) books", f"number × {s.clean_book}"),
-            ("Dirty (black) books", f"number × {s.dirty_book}")]
+    s, w = rules.scores, rules.words
+    rows = [(w.title("clean"), f"number × {s.clean_book}"),
+            (w.title("dirty"), f"number × {s.dirty_book}")]
     if rules.meld.wild_melds:
-        rows.append(("Wild-card books", f"number × {s.wild_book}"))
+        rows.append((w.title("wild"), f"number × {s.wild_book}"))
     if rules.meld.sequences:
-        rows.append(("Samba (sequence) books", f"number × {s.sequence_book}"))
+        rows.append((w.title("sequence"), f"number × {s.sequence_book}"))
     if s.red_sevens_book:
-        rows.append(("Red 7s books", f"number × {s.red_sevens_book}"))
+        rows.append((w.title("red-sevens"), f"number × {s.red_sevens_book}"))
     if rules.threes.red == "board":
         extra = (f"; {s.red_threes_set} together: {s.red_threes_set_bonus}"
                  if s.red_threes_set else "")
         rows.append(("Red 3s on the board", f"{s.red_three_on_board} each{extra}"))
-    rows.append(("Cards on the table", "count of every card in melds and books"))
+    rows.append(("Cards on the table", f"count of every card in melds and {w.book}s"))
     rows.append(("Cards left in hand and foot", "minus their count"))
     rows.append(("3s left in hand and foot",
                  f"red {s.red_three_held}, black {s.black_three_held} each"))

@@ -17,7 +17,7 @@ from handfoot.arena import hand_turns, play, seat_bots
 from handfoot.club.event import Event, EventError, TableAssignment, TableResult
 from handfoot.game import Game
 from handfoot.records import game_record, replay
-from handfoot.rules import Rules, RulesError, preset
+from handfoot.rules import Rules, RulesError, Words, preset
 from handfoot.scorekeeper import ScoreSheetError, score_sheet
 
 
@@ -29,8 +29,9 @@ def _table(event: Event, round_no: int, table_no: int) -> TableAssignment:
 
 
 def _scoring_part(rules: Rules) -> Rules:
-    """The rules with what does not bear on a table's play of the cards set aside."""
-    return dataclasses.replace(rules, name="", title="", source="",
+    """The rules with what does not bear on a table's play of the cards set aside (the
+    names, the clock, the words for the books)."""
+    return dataclasses.replace(rules, name="", title="", source="", words=Words(),
                                game=dataclasses.replace(rules.game, time_limit_minutes=0,
                                                         time_warning_minutes=0))
 
@@ -122,7 +123,7 @@ def result_from_sheets(event: Event, round_no: int, table_no: int,
             theirs = dataclasses.replace(theirs, players=rules.players)
             if _scoring_part(theirs) != _scoring_part(rules):
                 diff = ", ".join(k for k, _, _ in theirs.changes_from(rules)
-                                 if not k.startswith("game."))
+                                 if not k.startswith(("game.", "words.")))
                 raise EventError(f"{label}: it is for {theirs.name} rules, but the table plays "
                                  f"{rules.name} (they differ in {diff})")
         _check_names(event, table, data, label)

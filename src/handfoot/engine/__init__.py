@@ -35,6 +35,7 @@ from handfoot.engine.melds import (
     TWOS,
     WILD_MELD,
     Meld,
+    books_missing,
     check_table_meld,
     count_books,
 )
@@ -44,6 +45,6 @@ from handfoot.engine.state import FACE_DOWN, Phase
 __all__ = [
     "FACE_DOWN", "RANK_MELD", "SEQUENCE", "TWOS", "WILD_MELD", "BadMeld", "CannotGoOut",
     "CardsNotHeld", "Deal", "Hand", "IllegalAction", "LegalActions", "Meld", "NotYourTurn",
-    "OpeningTooLow", "Phase", "PileNotAvailable", "WrongPhase", "check_table_meld",
+    "OpeningTooLow", "Phase", "PileNotAvailable", "WrongPhase", "books_missing", "check_table_meld",
     "count_books", "full_deck", "high_card_cut",
 ]

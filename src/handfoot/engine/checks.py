@@ -58,7 +58,7 @@ from handfoot.engine.melds import (
     classify,
     meld_order,
 )
-from handfoot.engine.state import Phase, HandState
+from handfoot.engine.state import HandState, Phase
 
 _CHOOSE, _DRAW, _PLAY, _ASK, _OVER = (Phase.CHOOSE, Phase.DRAW, Phase.PLAY, Phase.ASK,
                                       Phase.OVER)
@@ -92,10 +92,10 @@ class CheckedHand(HandState):
         """Check one new meld against the rules and the team's table (as it would be
         after the melds before it in the same action); update the bookkeeping."""
         rules = self.rules.meld
-        kind, rank, suit = classify(rules, cards)
+        kind, rank, suit = classify(self.rules, cards)
         wilds = sum(1 for c in cards if WILD[c])
         if kind == RANK_MELD:
-            check_rank_counts(rules, rank, len(cards) - wilds, wilds, False, 0)
+            check_rank_counts(self.rules, rank, len(cards) - wilds, wilds, False, 0)
             if wilds and wild_open and rules.wild_meld_blocks_wilds:
                 raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
             if rules.one_open_meld_per_rank and open_ranks.get(rank, 0):
@@ -105,14 +105,15 @@ class CheckedHand(HandState):
             if rules.books_per_rank and book_ranks.get(rank, 0) + open_ranks.get(rank, 0) \
                     >= rules.books_per_rank:
                 raise BadMeld(f"Your team may have only {rules.books_per_rank} "
-                              f"books of {RANK_WORDS[rank]}.")
+                              f"{self.rules.words.book}s of {RANK_WORDS[rank]}.")
             key = book_ranks if complete else open_ranks
             key[rank] = key.get(rank, 0) + 1
         elif kind == WILD_MELD:
             if wild_open:
                 raise BadMeld("Your team already has a wild-card meld open: complete it first.")
             if len(cards) > rules.book_size:
-                raise BadMeld(f"A wild-card book is complete at {rules.book_size} cards.")
+                raise BadMeld(f"A {self.rules.words.name('wild')} is complete at "
+                              f"{rules.book_size} cards.")
         return kind, rank, suit
 
     def _table_state(self, team: int) -> Tables:
@@ -195,11 +196,12 @@ class CheckedHand(HandState):
             if added_wilds != len(cards):
                 raise BadMeld("Only wild cards go on a wild-card meld.")
             if meld.size + len(cards) > size:
-                raise BadMeld(f"A wild-card book is complete at {size} cards.")
+                raise BadMeld(f"A {self.rules.words.name('wild')} is complete at {size} cards.")
             return meld
         if meld.kind == SEQUENCE:
             if complete:
-                raise BadMeld(f"This sequence is complete at {size} cards and takes no more.")
+                raise BadMeld(f"This {self.rules.words.name('sequence')} is complete at {size} "
+                              "cards and takes no more.")
             if added_wilds or any(SUIT[c] != meld.suit for c in cards):
                 raise BadMeld(f"Only {SUIT_SYMBOLS[meld.suit]} cards that extend the "
                               "sequence can be added to it.")
@@ -208,7 +210,8 @@ class CheckedHand(HandState):
                 raise BadMeld(f"{format_cards(cards)} does not extend the sequence "
                               f"{format_cards(meld.cards)}.")
             if len(ranks) > size:
-                raise BadMeld(f"A sequence is complete at {size} cards.")
+                raise BadMeld(f"A {self.rules.words.name('sequence')} is complete at {size} "
+                              "cards.")
             return meld
         wrong = [c for c in cards if not WILD[c] and RANK[c] != meld.rank]
         if wrong:
@@ -216,7 +219,7 @@ class CheckedHand(HandState):
                           f"{RANK_WORDS[meld.rank]}.")
         if added_wilds and rules.wild_meld_blocks_wilds and self._wild_meld_open(team):
             raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
-        check_rank_counts(rules, meld.rank, meld.naturals + len(cards) - added_wilds,
+        check_rank_counts(self.rules, meld.rank, meld.naturals + len(cards) - added_wilds,
                           meld.wilds + added_wilds, complete, added_wilds)
         return meld
 
@@ -384,7 +387,7 @@ class CheckedHand(HandState):
         if target is not None:  # the team has this meld on the table, so it has opened
             meld = self.melds[team][target]
             complete = meld.size >= self.rules.meld.book_size
-            check_rank_counts(self.rules.meld, rank, meld.naturals + len(naturals) + 1,
+            check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,
                               meld.wilds + wilds, complete, wilds)
             if (wilds and self.rules.meld.wild_meld_blocks_wilds
                     and self._wild_meld_open(team)):

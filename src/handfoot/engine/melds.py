@@ -24,7 +24,7 @@ from handfoot.cards import (
     is_three,
 )
 from handfoot.engine.errors import BadMeld
-from handfoot.rules import GoingOut, MeldRules, Rules
+from handfoot.rules import GoingOut, Rules, Words
 
 RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
 TWOS = (0, 1, 2, 3)
@@ -123,25 +123,30 @@ def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, i
 
 
 @functools.lru_cache(maxsize=4096)
-def books_missing(go: GoingOut, clean: int, dirty: int, wild: int, seq: int) -> str | None:
-    """What a team with these complete books still needs to go out, in words, or None."""
+def books_missing(go: GoingOut, words: Words, clean: int, dirty: int, wild: int,
+                  seq: int) -> str | None:
+    """What a team with these complete books still needs to go out, in the rule set's
+    words ("1 more red canasta"), or None."""
     need = []
     spare_clean = clean - go.clean_books
     if spare_clean < 0:
-        need.append(f"{-spare_clean} more clean book{'s' if spare_clean < -1 else ''}")
+        need.append(f"{-spare_clean} more {words.name('clean', -spare_clean)}")
     dirty_have = dirty + (max(spare_clean, 0) if go.clean_counts_as_dirty else 0)
     if dirty_have < go.dirty_books:
         k = go.dirty_books - dirty_have
-        need.append(f"{k} more dirty book{'s' if k > 1 else ''}")
+        need.append(f"{k} more {words.name('dirty', k)}")
     if wild < go.wild_books:
-        need.append(f"{go.wild_books - wild} more wild-card book")
+        k = go.wild_books - wild
+        need.append(f"{k} more {words.name('wild', k)}")
     if seq < go.sequence_books:
-        need.append(f"{go.sequence_books - seq} more sequence book")
+        k = go.sequence_books - seq
+        need.append(f"{k} more {words.name('sequence', k)}")
     return " and ".join(need) if need else None
 
 
-def classify(rules: MeldRules, cards: Sequence[Card]) -> tuple[int, int, int]:
+def classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
     """(kind, rank, suit) of a new meld's cards, or :class:`BadMeld` saying why not."""
+    rules = rule_set.meld
     naturals = [c for c in cards if NATURAL[c]]
     threes = [c for c in cards if is_three(c)]
     if threes:
@@ -163,7 +168,8 @@ def classify(rules: MeldRules, cards: Sequence[Card]) -> tuple[int, int, int]:
                 and len(set(sorted_ranks)) == len(sorted_ranks)
                 and sorted_ranks[-1] - sorted_ranks[0] == len(sorted_ranks) - 1):
             if len(cards) > rules.book_size:
-                raise BadMeld(f"A sequence is complete at {rules.book_size} cards.")
+                raise BadMeld(f"A {rule_set.words.name('sequence')} is complete at "
+                              f"{rules.book_size} cards.")
             return SEQUENCE, 0, SUIT[cards[0]]
         if len(suits) == 1 and len(naturals) == len(cards):
             raise BadMeld(f"{format_cards(cards)} is not an unbroken sequence in one suit.")
@@ -173,12 +179,13 @@ def classify(rules: MeldRules, cards: Sequence[Card]) -> tuple[int, int, int]:
                   + ", ".join(RANK_WORDS[r] for r in sorted(ranks)) + ".")
 
 
-def check_rank_counts(rules: MeldRules, rank: int, naturals: int, wilds: int,
+def check_rank_counts(rule_set: Rules, rank: int, naturals: int, wilds: int,
                       complete_before: bool, added_wilds: int) -> None:
     """The natural and wild cards a meld of ``rank`` would hold, against the rules."""
+    rules = rule_set.meld
     name = RANK_WORDS[rank]
     if complete_before and added_wilds and not rules.burn_wilds:
-        raise BadMeld("Wild cards cannot be added to a complete book.")
+        raise BadMeld(f"Wild cards cannot be added to a complete {rule_set.words.book}.")
     if naturals < rules.min_naturals:
         raise BadMeld(f"A meld of {name} needs at least {rules.min_naturals} natural cards.")
     if wilds > rules.max_wilds:
@@ -193,11 +200,11 @@ def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:
     """The kind of a meld as it lies on a table at the end of a hand (RANK_MELD,
     SEQUENCE or WILD_MELD), checked with the same rules as in play; raises
     :class:`BadMeld` if the cards could not be a meld or book under ``rules``."""
-    kind, rank, _ = classify(rules.meld, list(cards))
+    kind, rank, _ = classify(rules, list(cards))
     if kind == RANK_MELD:
         wilds = sum(1 for c in cards if WILD[c])
         # Naturals burned on a complete book do not change its wilds, so check the book.
-        check_rank_counts(rules.meld, rank, len(cards) - wilds, wilds, False, 0)
+        check_rank_counts(rules, rank, len(cards) - wilds, wilds, False, 0)
     return kind
 
 

@@ -311,7 +311,7 @@ class HandState:
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
-        return books_missing(self.rules.going_out, *self.books(team))
+        return books_missing(self.rules.going_out, self.rules.words, *self.books(team))
 
     def partners_missing(self, seat: int) -> str | None:
         """What the partners must still do before this player may go out, or None."""
@@ -422,7 +422,7 @@ class HandState:
         self.hand_len[seat] -= len(cards)
 
     def _new_meld(self, team: int, cards: list[Card]) -> Meld:
-        kind, rank, suit = classify(self.rules.meld, cards)
+        kind, rank, suit = classify(self.rules, cards)
         if kind == SEQUENCE:
             suit = SUIT[cards[0]]
         meld = Meld(kind, rank, suit, cards)

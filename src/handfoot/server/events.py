@@ -59,6 +59,9 @@ from handfoot.club.standings import (
 from handfoot.club.store import ClubStore
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.http import ApiError, json_body
+from handfoot.server.http import text_field as _text
+from handfoot.server.http import whole_number as _int
+from handfoot.server.paper import form_from_sheet, form_settings, sheet_from_form
 from handfoot.server.store import Store
 from handfoot.server.tables import (
     LiveTable,
@@ -140,27 +143,6 @@ def _entry_name(event: Event, kind: str, key: str) -> str:
     chapter = key.removeprefix("c:")
     return next((p.chapter for p in event.players if p.chapter.casefold() == chapter),
                 chapter)
-
-
-def _int(data: dict[str, Any], key: str, what: str, default: int | None = None,
-         low: int | None = None, high: int | None = None) -> int:
-    value = data.get(key, default)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value.strip())
-    if value is None or isinstance(value, bool) or not isinstance(value, int):
-        raise EventApiError(f"{what} must be a whole number.")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise EventApiError(f"{what} must be between {low} and {high}.")
-    return value
-
-
-def _text(data: dict[str, Any], key: str, limit: int = 2000) -> str:
-    value = data.get(key, "")
-    if value is None:
-        return ""
-    if not isinstance(value, str | int):
-        raise EventApiError(f"{key.replace('_', ' ')} must be text.")
-    return str(value)[:limit]
 
 
 def time_notice(rules: Rules) -> str:
@@ -441,9 +423,7 @@ class EventService:
             "when_time_is_called": rules.game.when_time_is_called,
             "tie_break": rules.game.tie_break,
             "rounds_to_draw": [r for r in range(1, event.rounds + 1) if r not in event.draws],
-            "form": {"red_threes": rules.threes.red == "board",
-                     "exact_deals": bool(rules.deal.exact_grab_bonus),
-                     "short_openings": bool(rules.opening.short_penalty)},
+            "form": form_settings(rules),
             "players": [{"id": p.id, "name": p.name, "chapter": p.chapter,
                          "not_partners": list(p.not_partners)} for p in event.players],
             "rounds_info": rounds, "levels": levels(), "default_level": default_level(),
@@ -595,7 +575,7 @@ class EventService:
         if not isinstance(hands, list) or not hands:
             raise EventApiError("Fill in the score of each hand played.")
         rules = event.table_rules(t)
-        sheets = [self._sheet(event, t, rules, i, h) for i, h in enumerate(hands[:20])]
+        sheets = [sheet_from_form(event, t, rules, i, h) for i, h in enumerate(hands[:20])]
         result = result_from_sheets(event, rnd, t.number, sheets,
                                     bool(data.get("time_called")))
         if data.get("save"):
@@ -620,48 +600,7 @@ class EventService:
                                 "please enter them again.")
         return {"round": rnd, "table": t.number, "time_called": result.time_called,
                 "totals": list(result.totals),
-                "hands": [self._form(event, t, s) for s in sheets]}
-
-    @staticmethod
-    def _form(event: Event, t: TableAssignment, sheet: Any) -> dict[str, Any]:
-        """One hand of the form from a kept sheet (the inverse of :meth:`_sheet`; sheets
-        entered with ``handfoot event result --sheet`` may write melds and cards as
-        lists, and name the players in any order)."""
-        def cards(value: Any) -> str:
-            if isinstance(value, list):
-                return " ".join(str(v) for v in value)
-            return "" if value is None else str(value)
-
-        def count(d: dict[str, Any], key: str) -> int:
-            value = d.get(key, 0)
-            return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-        sheet = sheet if isinstance(sheet, dict) else {}
-        went_out = sheet.get("went_out")
-        teams_in = sheet.get("teams")
-        teams_in = teams_in if isinstance(teams_in, list) else []
-        teams = []
-        for k in range(t.teams):
-            team = teams_in[k] if k < len(teams_in) and isinstance(teams_in[k], dict) else {}
-            melds = team.get("melds")
-            listed = [p for p in team.get("players") or [] if isinstance(p, dict)]
-            by_name = {str(p.get("name", "")).strip().casefold(): p for p in listed}
-            members = [event.name_of(m) for m in t.team_members(k)]
-            named = [by_name.get(n.casefold()) for n in members]
-            spare = iter(p for p in listed if not any(p is q for q in named))
-            players = []
-            for p in named:
-                entry = p if p is not None else next(spare, {})
-                players.append({"hand": cards(entry.get("hand")),
-                                "foot": cards(entry.get("foot"))})
-            teams.append({
-                "melds": "\n".join(cards(m) for m in melds) if isinstance(melds, list) else "",
-                "red_threes": count(team, "red_threes"),
-                "exact_deals": count(team, "exact_deals"),
-                "short_openings": count(team, "short_openings"),
-                "penalties": count(team, "penalties"), "players": players})
-        return {"went_out": went_out if isinstance(went_out, int)
-                and not isinstance(went_out, bool) else None, "teams": teams}
+                "hands": [form_from_sheet(event, t, s) for s in sheets]}
 
     def tie_break(self, event: Event, data: dict[str, Any]) -> dict[str, Any]:
         """Break a tie for first place as the rule set says: a seeded high-card draw, or
@@ -685,50 +624,6 @@ class EventService:
         shown = tie_break_json(event, tb)
         return {**shown, "message": f"{shown['winner']} takes first place"
                 + (" (high-card draw)." if tb.method == "high-card" else " (play-off).")}
-
-    @staticmethod
-    def _sheet(event: Event, t: TableAssignment, rules: Rules, i: int, hand: Any
-               ) -> dict[str, Any]:
-        """One hand's score sheet (the ``handfoot score`` format) from the form."""
-        where = f"Hand {i + 1}"
-        if not isinstance(hand, dict) or not isinstance(hand.get("teams"), list) \
-                or len(hand["teams"]) != t.teams:
-            raise EventApiError(f"{where}: give every team's score.")
-        sheet: dict[str, Any] = {"hand": i + 1, "teams": []}
-        went_out = hand.get("went_out")
-        if went_out not in (None, "", -1):
-            sheet["went_out"] = _int(hand, "went_out", f"{where}: who went out", None, 0,
-                                     t.teams - 1)
-        for k, team in enumerate(hand["teams"]):
-            label = f"{where}, {printing.team_label(t, k)}"
-            if not isinstance(team, dict):
-                raise EventApiError(f"{label}: the score is missing.")
-            melds_text = _text(team, "melds", 4000)
-            entry: dict[str, Any] = {
-                "name": printing.team_label(t, k) + ": " + event.team_name(t.team_members(k)),
-                "melds": [m.strip() for m in melds_text.replace(",", "\n").splitlines()
-                          if m.strip()],
-                "penalties": _int(team, "penalties", f"{label}: penalties", 0, 0, 100_000)}
-            if rules.threes.red == "board":
-                entry["red_threes"] = _int(team, "red_threes", f"{label}: red 3s", 0, 0, 50)
-            if rules.deal.exact_grab_bonus:
-                entry["exact_deals"] = _int(team, "exact_deals", f"{label}: exact deals", 0,
-                                            0, 8)
-            if rules.opening.short_penalty:
-                entry["short_openings"] = _int(team, "short_openings",
-                                               f"{label}: short melds", 0, 0, 50)
-            players = team.get("players", [])
-            if not isinstance(players, list):
-                raise EventApiError(f"{label}: the players' cards are missing.")
-            members = t.team_members(k)
-            entry["players"] = []
-            for j, pid in enumerate(members):
-                p = players[j] if j < len(players) and isinstance(players[j], dict) else {}
-                entry["players"].append({"name": event.name_of(pid),
-                                         "hand": _text(p, "hand", 1000),
-                                         "foot": _text(p, "foot", 1000)})
-            sheet["teams"].append(entry)
-        return sheet
 
     @staticmethod
     def _result_json(event: Event, t: TableAssignment, r: TableResult, saved: bool

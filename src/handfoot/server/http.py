@@ -33,3 +33,27 @@ async def json_body(request: Request, max_body: int, *, json_only: bool = False
     if not isinstance(data, dict):
         raise ApiError("The request must be a JSON object.")
     return data
+
+
+def whole_number(data: dict[str, Any], key: str, what: str, default: int | None = None,
+                 low: int | None = None, high: int | None = None) -> int:
+    """A whole number from a request (a number, or digits as text), refused in words that
+    name it (``what``) when it is missing, not a number, or outside ``low``..``high``."""
+    value = data.get(key, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if value is None or isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(f"{what} must be a whole number.")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ApiError(f"{what} must be between {low} and {high}.")
+    return value
+
+
+def text_field(data: dict[str, Any], key: str, limit: int = 2000) -> str:
+    """Text from a request, cut to ``limit`` characters ("" when missing)."""
+    value = data.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str | int):
+        raise ApiError(f"{key.replace('_', ' ')} must be text.")
+    return str(value)[:limit]

@@ -112,7 +112,8 @@ def last_hand_json(game: Game) -> dict[str, Any] | None:
     return {
         "number": r.number, "ended_by": r.ended_by, "went_out": r.went_out,
         "teams": [{"team": s.team, "total": s.total,
-                   "lines": [[label, pts] for label, pts in s.lines()]} for s in r.scores],
+                   "lines": [[label, pts] for label, pts in s.lines(game.rules.words)]}
+                  for s in r.scores],
     }
 
 

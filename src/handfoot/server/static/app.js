@@ -202,7 +202,7 @@ function render() {
     <h3>${t.team === myTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} ${t.opened ? "" : "(not opened)"}${t.books_to_go_out ? ` — to go out: ${esc(t.books_to_go_out)}` : (t.opened ? " — can go out" : "")}</h3>
     ${t.melds.map((m) => `<div class="meld ${t.team === myTeam && canAdd ? "target" : ""}" data-meld="${m.index}" data-team="${t.team}">
       <b>${m.index + 1}.</b> ${esc(m.label)} ${(m.complete ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards).map((c) => cardHTML(c, "small")).join("")}
-      <span class="tag ${m.book || ""}">${m.complete ? (m.book || "") + " book, " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span></div>`).join("") || "<p>No melds yet.</p>"}
+      <span class="tag ${m.book || ""}">${m.complete ? esc(m.book_name || "") + ", " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span></div>`).join("") || "<p>No melds yet.</p>"}
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
   for (const el of document.querySelectorAll(".meld.target")) {
     el.addEventListener("click", () => addTo(Number(el.dataset.meld)));

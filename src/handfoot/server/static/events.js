@@ -423,6 +423,8 @@ function fillHand(div, hand) {
   div.querySelectorAll(".team-entry").forEach((fs, k) => {
     const team = hand.teams[k];
     if (!team) return;
+    setEntry(fs, team.entry === "totals" ? "totals" : "melds");
+    for (const el of fs.querySelectorAll(".total")) el.value = String((team.totals || {})[el.dataset.key] || 0);
     fs.querySelector(".melds").value = team.melds;
     for (const key of ["red_threes", "exact_deals", "short_openings", "penalties"]) {
       const el = fs.querySelector("." + key);
@@ -439,25 +441,43 @@ function addHand() {
   const p = ev.paper, t = p.table, f = ev.data.form;
   const h = p.hands++;
   const num = (cls, label) => `<label>${label} <input type="number" min="0" value="0" class="${cls}"></label>`;
-  const teams = t.teams.map((tm, k) => `<fieldset class="team-entry" data-team="${k}"><legend>${esc(tm.label)}: ${tm.players.map(esc).join(" &amp; ")}</legend>
+  const teams = t.teams.map((tm, k) => `<fieldset class="team-entry" data-team="${k}" data-entry="melds"><legend>${esc(tm.label)}: ${tm.players.map(esc).join(" &amp; ")}</legend>
+    <div class="row entry-choice" role="radiogroup" aria-label="How ${esc(tm.label)} is entered">
+      <label class="check"><input type="radio" name="entry-${h}-${k}" value="melds" checked> Meld by meld</label>
+      <label class="check"><input type="radio" name="entry-${h}-${k}" value="totals"> By totals, as on the printed sheet</label></div>
+    <div class="by-melds">
     <label>Melds on the table, one a line <textarea class="melds" rows="4" spellcheck="false" placeholder="KH KD KS KC KH KD KS&#10;AH AD AC 2C"></textarea></label>
-    <div class="row">${f.red_threes ? num("red_threes", "Red 3s on the board") : ""}${f.exact_deals ? num("exact_deals", "Exact deals") : ""}${f.short_openings ? num("short_openings", "Short melds shown") : ""}${num("penalties", "Other penalties")}</div>
     ${tm.players.map((name) => `<div class="row player-entry"><b>${esc(name)}</b>
       <label>Cards left in hand <input class="hand" spellcheck="false" autocomplete="off"></label>
       <label>Foot, if never picked up <input class="foot" spellcheck="false" autocomplete="off"></label></div>`).join("")}
+    </div>
+    <div class="by-totals totals-grid" hidden>${f.totals.map((x) => `<label>${esc(x.label)} <input type="number" min="0" value="0" class="total" data-key="${esc(x.key)}"></label>`).join("")}</div>
+    <div class="row">${f.red_threes ? num("red_threes", "Red 3s on the board") : ""}${f.exact_deals ? num("exact_deals", "Exact deals") : ""}${f.short_openings ? num("short_openings", "Short melds shown") : ""}${num("penalties", "Other penalties")}</div>
   </fieldset>`).join("");
   const div = document.createElement("div");
   div.className = "hand-entry";
   div.dataset.hand = String(h);
   div.innerHTML = `<h3>Hand ${h + 1}</h3><label>Went out <select class="went_out"><option value="">nobody</option>${t.teams.map((tm, k) => `<option value="${k}">${esc(tm.label)}</option>`).join("")}</select></label>${teams}`;
+  for (const r of div.querySelectorAll(".entry-choice input")) {
+    r.addEventListener("change", () => setEntry(r.closest(".team-entry"), r.value));
+  }
   $("#paper-hands").appendChild(div);
   return div;
+}
+// a team is entered meld by meld (with each player's cards left) or by totals
+function setEntry(fs, entry) {
+  fs.dataset.entry = entry;
+  for (const r of fs.querySelectorAll(".entry-choice input")) r.checked = r.value === entry;
+  fs.querySelector(".by-melds").hidden = entry !== "melds";
+  fs.querySelector(".by-totals").hidden = entry !== "totals";
 }
 function paperHands() {
   const hands = [...document.querySelectorAll("#paper-hands .hand-entry")].map((div) => ({
     went_out: div.querySelector(".went_out").value === "" ? null : Number(div.querySelector(".went_out").value),
     teams: [...div.querySelectorAll(".team-entry")].map((fs) => {
-      const team = { melds: fs.querySelector(".melds").value, players: [...fs.querySelectorAll(".player-entry")].map((pe) => ({ hand: pe.querySelector(".hand").value, foot: pe.querySelector(".foot").value })) };
+      const team = { entry: fs.dataset.entry, melds: fs.querySelector(".melds").value, players: [...fs.querySelectorAll(".player-entry")].map((pe) => ({ hand: pe.querySelector(".hand").value, foot: pe.querySelector(".foot").value })), totals: {} };
+      for (const el of fs.querySelectorAll(".total")) team.totals[el.dataset.key] = Number(el.value || 0);
+      if (team.entry === "totals") { team.melds = ""; team.players = team.players.map(() => ({ hand: "", foot: "" })); }
       for (const key of ["red_threes", "exact_deals", "short_openings", "penalties"]) {
         const el = fs.querySelector("." + key);
         if (el) team[key] = Number(el.value || 0);
@@ -466,7 +486,7 @@ function paperHands() {
     }),
   }));
   // hands left blank at the end were not played (time was called)
-  const blank = (h) => h.went_out === null && h.teams.every((t) => !t.melds.trim() && t.players.every((p) => !p.hand.trim() && !p.foot.trim()) && !t.penalties && !t.red_threes && !t.exact_deals && !t.short_openings);
+  const blank = (h) => h.went_out === null && h.teams.every((t) => !t.melds.trim() && t.players.every((p) => !p.hand.trim() && !p.foot.trim()) && Object.values(t.totals).every((x) => !x) && !t.penalties && !t.red_threes && !t.exact_deals && !t.short_openings);
   while (hands.length > 1 && blank(hands[hands.length - 1])) hands.pop();
   return hands;
 }
