@@ -308,7 +308,11 @@ class Rules:
     card_class: tuple[int, ...] = field(init=False, repr=False, compare=False)
     #: the cards of each class, lowest first, by class
     class_members: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
-    #: the classes of each rank's naturals, as their cards, by rank (2 to ace)
+    #: tables the engine derives from these rules as it meets them (the smallest melds a
+    #: rank's cards make, by what is held); not part of the value
+    memo: dict[Any, Any] = field(init=False, repr=False, compare=False)
+    #: the classes of each rank's naturals, as their cards, by rank (2 to ace; none for
+    #: 3s and jokers)
     rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = field(
         init=False, repr=False, compare=False)
 
@@ -344,10 +348,11 @@ class Rules:
         for c in range(NUM_CARDS):
             members.setdefault(classes[c], []).append(c)
         object.__setattr__(self, "class_members", {k: tuple(v) for k, v in members.items()})
+        object.__setattr__(self, "memo", {})
         object.__setattr__(self, "rank_classes", tuple(
             tuple(tuple(members[k]) for k in sorted({classes[c] for c in range(
                 (r - 2) * 4, (r - 2) * 4 + 4)})) if 2 <= r <= 14 else ()
-            for r in range(15)))
+            for r in range(16)))
 
     # ------------------------------------------------------------------ derived
     @property

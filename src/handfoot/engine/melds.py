@@ -35,8 +35,13 @@ class Meld:
 
     __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "size", "suit", "view",
                  "wilds")
+    wilds: int
+    naturals: int
+    low: int
+    high: int
 
-    def __init__(self, kind: int, rank: int, suit: int, cards: list[Card]) -> None:
+    def __init__(self, kind: int, rank: int, suit: int, cards: list[Card],
+                 like: Meld | None = None) -> None:
         #: what a view made of this meld, as (cards, index, view): a cache for
         #: :mod:`handfoot.views` (cards are only ever added to a meld)
         self.view: tuple[int, int, object] | None = None
@@ -46,6 +51,10 @@ class Meld:
         self.cards = cards
         #: how many cards it holds (kept with ``cards``: read far more often than changed)
         self.size = len(cards)
+        if like is not None:  # a copy: the counts are the same
+            self.wilds, self.naturals, self.low, self.high = (
+                like.wilds, like.naturals, like.low, like.high)
+            return
         self.wilds = sum(1 for c in cards if WILD[c])
         self.naturals = self.size - self.wilds
         ranks = [RANK[c] for c in cards]
@@ -53,10 +62,7 @@ class Meld:
         self.high = max(ranks)
 
     def copy(self) -> Meld:
-        m = Meld.__new__(Meld)
-        m.kind, m.rank, m.suit, m.cards = self.kind, self.rank, self.suit, self.cards[:]
-        m.size = self.size
-        m.wilds, m.naturals, m.low, m.high = self.wilds, self.naturals, self.low, self.high
+        m = Meld(self.kind, self.rank, self.suit, self.cards[:], self)
         m.view = self.view
         return m
 

@@ -21,7 +21,7 @@ matter; see :attr:`Rules.card_class`) are listed once, as the lowest one held.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from handfoot.actions import (
     ASK,
@@ -220,32 +220,28 @@ class Hand(CheckedHand):
             return [(*two_cards[:t], *(JOKER,) * (w - t))
                     for t in range(min(w, len(two_cards)), -1, -1) if w - t <= jokers]
 
-        by_w: dict[int, list[tuple[Card, ...]]] = {}
+        # The smallest melds of a rank depend only on how many of each of its cards are
+        # held (up to a meld's size), on the wilds held and on whether wilds may go on:
+        # they are worked out once per rule set for each such pattern.
+        memo = rules.memo
+        usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
+        wild_key = (tuple(two_cards[:usable]), min(jokers, usable))
+        min_naturals = mr.min_naturals
         for rank in range(4, 15):
             base = (rank - 2) * 4
-            have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-            if have < mr.min_naturals:
+            h0, h1, h2, h3 = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
+            if h0 + h1 + h2 + h3 < min_naturals:
                 continue
             if mr.one_open_meld_per_rank and open_ranks.get(rank, 0):
                 continue
             if mr.books_per_rank and (book_ranks.get(rank, 0) + open_ranks.get(rank, 0)
                                       >= mr.books_per_rank):
                 continue
-            groups = naturals_by_class(rules, hand, rank)
-            for n in range(min(k, have), mr.min_naturals - 1, -1):
-                w = k - n
-                if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= n):
-                    break
-                if w and not wild_ok:
-                    break
-                wilds = by_w.get(w)
-                if wilds is None:
-                    wilds = by_w[w] = wild_sets(w)
-                if not wilds:
-                    continue
-                for nat in picks(groups, n):
-                    for ws in wilds:
-                        out.append(_lay(tuple(sorted((*nat, *ws)))))
+            key = (base, min(h0, k), min(h1, k), min(h2, k), min(h3, k), wild_key)
+            cores = memo.get(key)
+            if cores is None:
+                cores = memo[key] = self._cores(rank, wild_sets, usable)
+            out.extend(cores)
         if mr.sequences:
             for suit in range(4):
                 run: list[Card] = []
@@ -267,12 +263,16 @@ class Hand(CheckedHand):
         start = len(out)
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
+        rank_classes = rules.rank_classes
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
             if kind == RANK_MELD:
-                for group in naturals_by_class(rules, hand, m.rank):
-                    out.append(_add(i, group[0]))
+                for members in rank_classes[m.rank]:
+                    for c in members:
+                        if hand[c]:
+                            out.append(_add(i, c))
+                            break
                 if (wild_add_ok and (m.size < size or mr.burn_wilds)
                         and m.wilds < mr.max_wilds
                         and not (mr.naturals_exceed_wilds and m.wilds + 1 >= m.naturals)):
@@ -293,6 +293,23 @@ class Hand(CheckedHand):
                         out.append(_add(i, JOKER))
         if check and left - 1 <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
+
+    def _cores(self, rank: int, wild_sets: Callable[[int], list[tuple[Card, ...]]],
+               usable: int) -> list[Action]:
+        """The smallest new melds of ``rank`` the hand makes, with up to ``usable`` wilds."""
+        mr = self.rules.meld
+        k = mr.min_size
+        groups = naturals_by_class(self.rules, self.hands[self.actor], rank)
+        have = sum(len(g) for g in groups)
+        out: list[Action] = []
+        for n in range(min(k, have), mr.min_naturals - 1, -1):
+            w = k - n
+            if w > usable or (mr.naturals_exceed_wilds and w >= n):
+                break
+            for nat in picks(groups, n):
+                for ws in wild_sets(w):
+                    out.append(_lay(tuple(sorted((*nat, *ws)))))
+        return out
 
     def _pile_moves(self, p: int, out: list[Action]) -> None:
         """The ways to take the pile: what is shown, and how many cards."""

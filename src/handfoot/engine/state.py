@@ -65,11 +65,12 @@ _ASK, _OVER = Phase.ASK, Phase.OVER
 FACE_DOWN: Card = 0
 _NO_RNG = random.Random(0)
 _NO_DEAL = Deal((), 0)
-# A seat copy is never played on, so its face-down cards are shared tuples, typed as the
-# lists they stand in for (``typing.cast`` would cost a call on the hot path).
+_UNSET = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
+# A seat copy is never played on, so its face-down cards are lists made once and shared
+# (a copy that is played on, for a check, is a clone: it copies them).
 _FACE_DOWN: dict[int, list[Card]] = {}
 _FACE_DOWN_PILES: dict[tuple[int, Card], list[Card]] = {}
-_BLANK: list[int] = NO_CARDS  # type: ignore[assignment]
+_BLANK: list[int] = list(NO_CARDS)
 
 
 def _face_down(n: int) -> list[Card]:
@@ -77,7 +78,7 @@ def _face_down(n: int) -> list[Card]:
     cards = _FACE_DOWN.get(n)
     if cards is not None:
         return cards
-    made: list[Card] = (FACE_DOWN,) * n  # type: ignore[assignment]
+    made = [FACE_DOWN] * n
     _FACE_DOWN[n] = made
     return made
 
@@ -91,7 +92,7 @@ def _face_down_pile(pile: list[Card]) -> list[Card]:
     cards = _FACE_DOWN_PILES.get(key)
     if cards is not None:
         return cards
-    made: list[Card] = (FACE_DOWN,) * (len(pile) - 1) + (pile[-1],)  # type: ignore[assignment]
+    made = [FACE_DOWN] * (len(pile) - 1) + [pile[-1]]
     _FACE_DOWN_PILES[key] = made
     return made
 
@@ -104,6 +105,8 @@ class HandState:
                  rng: random.Random | None = None) -> None:
         self.rules = rules
         self.deal = deal
+        if deal is _UNSET:
+            return  # a copy in the making: its parts are set by the copier
         self.hand_number = hand_number
         self.seats = n = rules.players.seats
         self.team_of = rules.team_of
@@ -595,7 +598,7 @@ class HandState:
         """A hand in the middle of play, put together from its parts (for search over
         imagined deals). ``hands`` are count vectors; ``melds`` are per team
         (kind, rank, suit, cards); ``stock`` has its top card last. No history, no deal."""
-        h = cls.__new__(cls)
+        h = cls(rules, _UNSET)
         n = rules.players.seats
         h.rules = rules
         h.hand_number = hand_number
@@ -641,6 +644,29 @@ class HandState:
         h.phase = phase
         return h
 
+    def _shallow(self) -> Self:
+        """A copy sharing every part of this state (the copies below replace some)."""
+        h = type(self)(self.rules, _UNSET)
+        h.rules, h.deal, h.hand_number, h.seats = self.rules, self.deal, self.hand_number, self.seats
+        h.team_of, h.teams, h.team_scores, h.rng = self.team_of, self.teams, self.team_scores, \
+            self.rng
+        h._replay_shuffles, h.shuffles = self._replay_shuffles, self.shuffles
+        h.minimums, h.draw_count, h.stacks = self.minimums, self.draw_count, self.stacks
+        h.hands, h.hand_len, h.feet, h.in_foot = self.hands, self.hand_len, self.feet, \
+            self.in_foot
+        h.foot_turns, h.known, h.known_version = self.foot_turns, self.known, self.known_version
+        h.foot_known, h.melds, h.opened = self.foot_known, self.melds, self.opened
+        h.red_threes, h.pile, h.pile_wilds = self.red_threes, self.pile, self.pile_wilds
+        h.stock, h.first_seat, h.seat, h.actor = self.stock, self.first_seat, self.seat, \
+            self.actor
+        h.turn_number, h.asked, h.permission = self.turn_number, self.asked, self.permission
+        h.may_end_turn, h.went_out, h.ended_by = self.may_end_turn, self.went_out, \
+            self.ended_by
+        h.history, h.table_version, h.phase = self.history, self.table_version, self.phase
+        h.player_views, h.player_views_known = self.player_views, self.player_views_known
+        h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
+        return h
+
     def seat_copy(self) -> Self:
         """This hand as the player to act may know it: its own cards, the table, every
         count, the pile's top card and the whole public history; every other card (the
@@ -655,23 +681,19 @@ class HandState:
                                            for f in self.feet]
         hands = [_BLANK] * self.seats
         hands[me] = self.hands[me]
-        d = self.__dict__.copy()
-        d.update(
-            hands=hands, feet=feet, stock=_face_down(len(self.stock)),
-            pile=_face_down_pile(self.pile),
-            stacks=([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
-                     for a, b in self.stacks] if self.phase == _CHOOSE else []),
-            deal=_NO_DEAL, rng=_NO_RNG,  # never drawn on: a copy only answers what is legal
-            _replay_shuffles=[], shuffles=[])
-        h = type(self).__new__(type(self))
-        h.__dict__ = d
+        h = self._shallow()
+        h.hands, h.feet = hands, feet
+        h.stock, h.pile = _face_down(len(self.stock)), _face_down_pile(self.pile)
+        h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
+                     for a, b in self.stacks] if self.phase == _CHOOSE else [])
+        h.deal, h.rng = _NO_DEAL, _NO_RNG  # never drawn on: a copy only answers what is legal
+        h._replay_shuffles, h.shuffles = [], []
         return h
 
     def clone(self) -> Self:
         """An independent copy (for search); the rules and the deal are shared."""
-        h = type(self).__new__(type(self))
-        h.__dict__.update(self.__dict__)
-        h.hands = [list(x) for x in self.hands]
+        h = self._shallow()
+        h.hands = [x[:] for x in self.hands]
         h.hand_len = self.hand_len[:]
         h.feet = [None if f is None else f[:] for f in self.feet]
         h.in_foot = self.in_foot[:]
@@ -683,13 +705,12 @@ class HandState:
         h.red_threes = [x[:] for x in self.red_threes]
         h.table_version = self.table_version[:]
         h._reset_view_caches()
-        h.pile = list(self.pile)  # a seat copy's are shared tuples
-        h.stock = list(self.stock)
+        h.pile = self.pile[:]
+        h.stock = self.stock[:]
         h.history = self.history[:]
         h.shuffles = self.shuffles[:]
         h._replay_shuffles = self._replay_shuffles[:]
         h.team_scores = self.team_scores[:]
-        h.stacks = self.stacks
         return h
 
     def card_census(self) -> list[int]:

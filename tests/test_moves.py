@@ -1,0 +1,332 @@
+"""The move model, one meld and one card at a time (docs/records.md, docs/bots.md).
+
+- The listed moves are exactly the legal moves of their kind: every listed move is
+  accepted, and every smallest meld, single card added, discard, take-back, going
+  down or pile pick-up that the engine accepts is listed (checked against every move
+  number of :class:`~handfoot.encoding.MoveCodec` that could apply).
+- For small hands, the openings a player reaches by laying melds out one at a time and
+  going down are exactly the whole openings the old engine listed (``oracle_openings``).
+- A hand of 60 cards answers every question, with a number of moves that grows with
+  the hand only polynomially.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from handfoot.actions import (
+    GO_DOWN,
+    Action,
+    AddToMeld,
+    Discard,
+    Draw,
+    GoDown,
+    LayDown,
+    LayMeld,
+    TakeBack,
+    parse_action,
+)
+from handfoot.arena import seat_bots
+from handfoot.bots import Bot
+from handfoot.cards import NUM_CARDS, parse_cards
+from handfoot.encoding import MoveCodec
+from handfoot.engine import Hand, IllegalAction, Phase
+from handfoot.game import Game
+from handfoot.rules import PRESET_NAMES, Rules, preset
+from handfoot.testing import put_meld, stacked_deal
+from handfoot.views import seat_view
+from helpers import snapshot
+from oracle_openings import OldOpenings
+from test_properties import rule_sets
+
+
+def candidates(hand: Hand, codec: MoveCodec) -> Iterator[int]:
+    """The move numbers that could be legal now (the others cannot: a meld that is not
+    on the table, a card of a kind not held)."""
+    held = hand.hands[hand.actor]
+    classes = sorted({hand.rules.card_class[c] for c in range(NUM_CARDS) if held[c]})
+    yield from range(codec.discard_base)
+    yield from (codec.discard_base + c for c in classes)
+    team = hand.team_of[hand.actor]
+    melds = len(hand.melds[team])
+    yield from (codec.back_base + i for i in range(min(melds + 1, codec.max_melds)))
+    for i in range(min(melds + 1, codec.max_melds)):
+        yield from (codec.add_base + i * NUM_CARDS + c for c in classes)
+    yield from range(codec.meld_base, codec.pile_base)
+    top = hand.pile_top
+    if top is not None and hand.phase == Phase.DRAW:
+        places = len(hand.rules.rank_classes[(top >> 2) + 2]) if top < 52 else 0
+        counts = hand.pile_counts()
+        for show, shape in enumerate(codec.shows):
+            if any(p >= places for p in shape if p >= 0):
+                continue
+            for count in {counts.start, counts.stop - 1, counts.stop, 1}:
+                if 0 < count <= codec.max_count:
+                    yield codec.pile_base + show * (codec.max_count + 1) + count
+
+
+def check_moves(hand: Hand, codec: MoveCodec) -> None:
+    """The listed moves are accepted, numbered once each, and read back the same; every
+    move of a listed kind the engine accepts is listed."""
+    listed = hand.legal_actions()
+    assert len(set(listed)) == len(listed), "a move is listed twice"
+    numbers = {}
+    for move in listed:
+        hand.verify(move)
+        number = codec.encode(move, hand.pile_top)
+        assert number not in numbers, f"{move} and {numbers.get(number)} share a number"
+        numbers[number] = move
+        assert codec.decode(number, hand) == move
+    mask = codec.mask(listed, hand.pile_top)
+    assert mask.shape == (codec.size,) and int(mask.sum()) == len(listed)
+    assert all(mask[n] for n in numbers)
+    for number in candidates(hand, codec):
+        move = codec.decode(number, hand)
+        if hand.is_legal(move):
+            assert number in numbers, f"{move.notation()!r} is legal but not listed"
+
+
+def play_and_check(rules: Rules, bots: tuple[str, ...], seed: int, every: int = 1) -> int:
+    game = Game(rules, seed)
+    codec = MoveCodec(rules)
+    players: list[Bot] = seat_bots(rules, bots, seed)
+    steps = 0
+    while not game.results:
+        if steps % every == 0:
+            check_moves(game.hand, codec)
+        seat = game.actor
+        bot = players[seat]
+        legal = game.legal_actions()
+        view = seat_view(game, seat) if bot.uses_view else None
+        game.apply(bot.choose(view, legal), seat)
+        steps += 1
+        assert steps < 20_000
+    return steps
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("bots", [("random",), ("heuristic",), ("heuristic", "random")])
+def test_the_listed_moves_are_exactly_the_legal_moves_at_every_step(
+        name: str, bots: tuple[str, ...]) -> None:
+    for seed in range(2):
+        play_and_check(preset(name), bots, seed)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_the_listed_moves_are_exactly_the_legal_moves_under_random_rule_sets(
+        data: st.DataObject, seed: int) -> None:
+    rules = data.draw(rule_sets())
+    play_and_check(rules, ("heuristic", "random"), seed, every=2)
+
+
+# ------------------------------------------------------------- the old oracle
+def shape(rules: Rules, melds: tuple[tuple[int, ...], ...] | list[list[int]]) -> tuple[
+        tuple[int, ...], ...]:
+    """Melds as the kinds of their cards (suits that no rule tells apart left out)."""
+    cls = rules.card_class
+    return tuple(sorted(tuple(sorted(cls[c] for c in m)) for m in melds))
+
+
+def reachable_openings(hand: Hand) -> set[tuple[tuple[int, ...], ...]]:
+    """Every opening reached by laying melds out (smallest forms, then single cards
+    added) and going down, from ``hand`` (nothing laid out yet)."""
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    found: set[tuple[tuple[int, ...], ...]] = set()
+    team = hand.team_of[hand.actor]
+    todo = [hand]
+    while todo:
+        h = todo.pop()
+        here = shape(h.rules, [m.cards for m in h.melds[team]])
+        if here in seen:
+            continue
+        seen.add(here)
+        for move in h.legal_actions():
+            if isinstance(move, GoDown):
+                found.add(here)
+            elif isinstance(move, LayMeld | AddToMeld):
+                nxt = h.clone()
+                nxt.apply(move)
+                todo.append(nxt)
+    return found
+
+
+def small_hand(rules: Rules, rng: random.Random, cards: int) -> Hand:
+    """The first player, having drawn, holds ``cards`` cards of a few ranks and some wild
+    cards (so that openings are many), not in the foot, with nothing on the table; the
+    opening minimum is low enough for such hands. Its 2s are all clubs: the old
+    enumeration gave every meld of an opening the lowest 2 held, so it missed openings
+    whose melds need 2s of two suits (the new model finds them, tested below)."""
+    low = dataclasses.replace(rules, opening=dataclasses.replace(
+        rules.opening, minimums=(rng.choice([0, 50, 70]),)))
+    game = Game(low, rng.randrange(2**32))
+    h = game.hand
+    while h.phase != Phase.DRAW:  # hands chosen blind
+        h.apply(h.legal_actions()[0])
+    h.apply(Draw())
+    p = h.actor
+    ranks = rng.sample(range(4, 15), 3)
+    pool = [(r - 2) * 4 + s for r in ranks for s in range(4) for _ in range(2)]
+    pool += [0, 0, 0, 52, 52, 4, 7]
+    held = [0] * NUM_CARDS
+    for c in rng.sample(pool, cards):
+        held[c] += 1
+    h.hands[p] = held
+    h.hand_len[p] = cards
+    return h
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_openings_reached_a_meld_at_a_time_are_the_old_engines_openings(name: str) -> None:
+    rules = preset(name)
+    rng = random.Random(name)
+    checked = 0
+    for _ in range(40):
+        hand = small_hand(rules, rng, rng.randint(7, 10))
+        if hand.phase != Phase.PLAY or hand.opened[hand.team_of[hand.actor]]:
+            continue
+        old = {shape(rules, m) for m in OldOpenings(hand).openings()}
+        assert reachable_openings(hand) == old
+        checked += bool(old)
+    assert checked >= 3, "too few hands that can open to compare"
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_openings_reached_a_meld_at_a_time_under_random_rule_sets(
+        data: st.DataObject, seed: int) -> None:
+    # The old listing never offered two open melds of one rank at once, even where the
+    # rules allow them: compared where they do not.
+    rules = data.draw(rule_sets())
+    rules = dataclasses.replace(rules, meld=dataclasses.replace(
+        rules.meld, one_open_meld_per_rank=True))
+    hand = small_hand(rules, random.Random(seed), 8)
+    if hand.phase != Phase.PLAY:
+        return
+    old = {shape(rules, m) for m in OldOpenings(hand).openings()}
+    assert reachable_openings(hand) == old
+
+
+# ------------------------------------------------------------ laying out
+def test_melds_laid_out_count_only_once_the_player_goes_down() -> None:
+    rules = preset("texas-good-sam")  # 120 to go down
+    hand = Hand(rules, stacked_deal(
+        rules, hands={0: "KH KD KS AH AD AS QH QD 2C 5C 6C"}, stock="9C 9D"))
+    hand.apply(Draw())
+    hand.apply(parse_action("meld KH KD KS"))
+    assert not hand.opened[0] and hand.melds[0][0].size == 3
+    before = snapshot(hand)
+    with pytest.raises(IllegalAction, match="needs 120 points to go down; these melds make 30"):
+        hand.apply(GO_DOWN)
+    with pytest.raises(IllegalAction, match="Go down with the melds you laid out"):
+        hand.apply(Discard(parse_cards("5C")[0]))
+    assert snapshot(hand) == before
+    hand.apply(parse_action("meld AH AD AS"))
+    hand.apply(parse_action("meld QH QD 2C"))
+    assert GO_DOWN in hand.legal_actions()  # 30 + 60 + 40 = 130
+    hand.apply(GO_DOWN)
+    assert hand.opened[0] and len(hand.melds[0]) == 3
+
+
+def test_a_meld_laid_out_can_be_taken_back_and_the_table_saw_it() -> None:
+    rules = preset("texas-good-sam")
+    hand = Hand(rules, stacked_deal(rules, hands={0: "KH KD KS 5C 6C 7C 8C 9C 10C JC QC"},
+                                    stock="4D 4H"))
+    hand.apply(Draw())
+    held = hand.hands[0][:]
+    hand.apply(parse_action("meld KH KD KS"))
+    assert TakeBack(0) in hand.legal_actions()
+    hand.apply(TakeBack(0))
+    assert hand.hands[0] == held and hand.melds[0] == [] and not hand.opened[0]
+    assert sum(hand.known[0]) == 3  # everyone saw the kings go back into the hand
+    hand.apply(Discard(parse_cards("5C")[0]))  # nothing laid out: the turn may end
+
+
+def test_a_whole_opening_at_once_is_accepted_but_not_listed() -> None:
+    rules = preset("texas-good-sam")
+    hand = Hand(rules, stacked_deal(
+        rules, hands={0: "KH KD KS AH AD AS QH QD 2C 5C 6C"}, stock="9C 9D"))
+    hand.apply(Draw())
+    whole = parse_action("lay KH KD KS | AH AD AS | QH QD 2C")
+    assert whole in hand.legal() and whole not in hand.legal_actions()
+    assert not any(isinstance(a, LayDown) for a in hand.legal_actions())
+    hand.apply(whole)
+    assert hand.opened[0]
+
+
+def test_a_player_goes_out_with_the_book_their_last_cards_complete() -> None:
+    rules = preset("texas-good-sam")  # 2 clean and 3 dirty books; no permission
+    hand = Hand(rules, stacked_deal(
+        rules, hands={0: "QH QD QS QC QH QD QS"}, feet={0: "4C 4D 4H 4S 5C 5D 5H 5S 6C 6D 6H"},
+        stock="7C 7D", reserve="KH KD KS KC KH KD KS JH JD JS JC JH JD 2C 8H 8D 8S 8C 8H 8D "
+        "2D 10H 10S 10D 10C 10H 10S 2H"))
+    put_meld(hand, 0, "KH KD KS KC KH KD KS")
+    for dirty in ("JH JD JS JC JH JD 2C", "8H 8D 8S 8C 8H 8D 2D", "10H 10S 10D 10C 10H 10S 2H"):
+        put_meld(hand, 0, dirty)
+    # In the foot, holding seven queens: they make the last clean book, and the player
+    # goes out by laying them down (the book counts, though it is not down yet).
+    hand.hands[0] = [0] * NUM_CARDS
+    for c in parse_cards("QH QD QS QC QH QD QS"):
+        hand.hands[0][c] += 1
+    hand.hand_len[0] = 7
+    hand.feet[0] = None
+    hand.in_foot[0] = True
+    hand.phase = Phase.PLAY
+    assert hand.books_missing(0) == "1 more red canasta"
+    core = next(a for a in hand.legal_actions() if isinstance(a, LayMeld))
+    hand.apply(core)  # three queens down, four held
+    for _ in range(3):
+        hand.apply(next(a for a in hand.legal_actions() if isinstance(a, AddToMeld)))
+    assert hand.hand_len[0] == 1  # allowed: the last queen completes the book
+    hand.apply(next(a for a in hand.legal_actions() if isinstance(a, AddToMeld)))
+    assert hand.over and hand.went_out == 0
+
+
+def test_an_opening_may_use_2s_of_two_suits_in_two_melds() -> None:
+    rules = preset("texas-good-sam")
+    hand = Hand(rules, stacked_deal(
+        rules, hands={0: "9H 9D 2C KH KD KS 2D JK 5C 6C 7C"}, stock="4D 4H"))
+    hand.apply(Draw())
+    whole = parse_action("lay 9H 9D 2C | KH KD KS 2D JK")
+    assert whole in hand.legal()  # 60 + 40 + 20 = 120 (the old listing missed it)
+    hand.apply(parse_action("meld 9H 9D 2C"))
+    hand.apply(parse_action("meld KH KD KS 2D"))
+    hand.apply(parse_action("add 2 JK"))
+    hand.apply(GO_DOWN)
+    assert hand.opened[0]
+
+
+def big_rules(name: str, size: int) -> Rules:
+    rules = preset(name)
+    return dataclasses.replace(
+        rules, deal=dataclasses.replace(rules.deal, hand_size=size, foot_size=11,
+                                        choose_hand="blind"),
+        deck=dataclasses.replace(rules.deck, decks=7, decks_per_player=0))
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_hand_of_60_cards_answers_every_question(name: str) -> None:
+    rules = big_rules(name, 58)
+    codec = MoveCodec(rules)
+    game = Game(rules, 3)
+    hand = game.hand
+    hand.apply(Draw())
+    assert hand.hand_len[hand.actor] >= 60
+    for _ in range(12):  # a few decisions: lay out, add, take back, go down or discard
+        legal = hand.legal_actions()
+        assert 0 < len(legal) < 2000
+        check_moves(hand, codec)
+        pick = next((a for a in legal if isinstance(a, GoDown)), None) or next(
+            (a for a in legal if isinstance(a, LayMeld | AddToMeld)), legal[0])
+        hand.apply(pick)
+        if hand.phase != Phase.PLAY:
+            break
+    assert hand.melds[hand.team_of[game.hand.first_seat]] or hand.phase == Phase.DRAW
