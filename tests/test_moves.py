@@ -76,7 +76,7 @@ def check_moves(hand: Hand, codec: MoveCodec) -> None:
     move of a listed kind the engine accepts is listed."""
     listed = hand.legal_actions()
     assert len(set(listed)) == len(listed), "a move is listed twice"
-    numbers = {}
+    numbers: dict[int, Action] = {}
     for move in listed:
         hand.verify(move)
         number = codec.encode(move, hand.pile_top)

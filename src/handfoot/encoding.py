@@ -177,7 +177,7 @@ class MoveCodec:
             return TakeBack(number - self.back_base)
         if number < self.meld_base:
             meld, cls = divmod(number - self.add_base, NUM_CARDS)
-            return AddToMeld(meld, self._lowest(held, cls, 1))
+            return AddToMeld(meld, tuple(self._lowest(held, cls, 1)))
         if number < self.pile_base:
             shape = self.cores[number - self.meld_base]
             cards: list[Card] = []

@@ -647,7 +647,8 @@ class HandState:
     def _shallow(self) -> Self:
         """A copy sharing every part of this state (the copies below replace some)."""
         h = type(self)(self.rules, _UNSET)
-        h.rules, h.deal, h.hand_number, h.seats = self.rules, self.deal, self.hand_number, self.seats
+        h.rules, h.deal, h.hand_number = self.rules, self.deal, self.hand_number
+        h.seats = self.seats
         h.team_of, h.teams, h.team_scores, h.rng = self.team_of, self.teams, self.team_scores, \
             self.rng
         h._replay_shuffles, h.shuffles = self._replay_shuffles, self.shuffles
