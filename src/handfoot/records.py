@@ -22,7 +22,11 @@ from handfoot.game import Game, HandResult
 from handfoot.rules import Rules, RulesError
 
 FORMAT = "handfoot-record"
-VERSION = 1
+#: 2: moves one meld at a time ("meld", "take-back", "go-down"; "add" of one card or
+#: more). Version 1 records (whole openings as one "lay-down") are still read: every
+#: version 1 action is a version 2 action with the same meaning.
+VERSION = 2
+VERSIONS = (1, 2)
 
 
 class RecordError(ValueError):
@@ -114,8 +118,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
     """Re-apply every action of a record and compare the results."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         return ReplayReport(False, f"this is not a {FORMAT} file")
-    if record.get("version") != VERSION:
-        return ReplayReport(False, f"record version {record.get('version')} is not supported")
+    if record.get("version") not in VERSIONS:
+        return ReplayReport(False, f"record version {record.get('version')} is not supported "
+                                   f"(versions {', '.join(map(str, VERSIONS))} are)")
     try:
         rules = Rules.from_dict(record["rules"])
     except (KeyError, RulesError) as e:
