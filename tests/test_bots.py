@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from handfoot import bench_legal
 from handfoot.actions import Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
@@ -32,7 +33,7 @@ from handfoot.engine import (
     Phase,
 )
 from handfoot.game import Game
-from handfoot.rules import PRESET_NAMES, Rules, preset
+from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
 from handfoot.views import seat_view
 from test_properties import rule_sets
 
@@ -337,14 +338,30 @@ def test_the_levels_map_onto_the_bots() -> None:
 def test_bench_measures_each_preset(capsys: pytest.CaptureFixture[str]) -> None:
     row = bench_preset(preset("six-deck"), random_hands=1, heuristic_hands=1, decisions=3)
     for key in ("random_hands_per_s", "heuristic_hands_per_s",
-                "expert_ms_per_decision_median", "expert_ms_per_decision_p95"):
+                "expert_ms_per_decision_median", "expert_ms_per_decision_p95",
+                "floor_hands_per_s"):
         assert row[key] > 0
+    # The floor does no rules and makes no choices: faster than any game of bots.
+    assert row["floor_hands_per_s"] > row["heuristic_hands_per_s"]
+    assert row["random_ratio_to_floor"] == pytest.approx(
+        row["random_hands_per_s"] / row["floor_hands_per_s"], rel=0.01)
     assert main(["bench", "--json", "--variant", "classic", "--hands", "1",
                  "--decisions", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"classic"}
     assert data["classic"]["expert_ms_per_decision_p95"] >= \
         data["classic"]["expert_ms_per_decision_median"]
+
+
+def test_bench_legal_times_every_question_by_hand_size() -> None:
+    results = bench_legal.measure(preset("samba"), sizes=(11, 60), seeds=1)
+    assert set(results) == {11, 60}
+    for size in (11, 60):
+        assert results[size]["worst_ms"] > 0 and results[size]["where"]
+    # More cards, more moves, but only as many as the kinds of card held allow.
+    assert 0 < results[11]["most_moves"] < results[60]["most_moves"] < 2000
+    worst = bench_legal.worst_rules()
+    assert worst.deal.hand_size == MAX_HAND_SIZE and worst.num_decks == MAX_DECKS
 
 
 def _meld_reading(m: Any) -> tuple[int, ...]:

@@ -98,3 +98,17 @@ def test_one_card_drawn_with_a_reshuffle_limit_always_ends() -> None:
         actions += 1
         assert actions < 50_000
     assert all(len(r.deal.shuffles) <= 2 for r in game.results)
+
+
+@pytest.mark.parametrize("toml, limit", [
+    ('[deal]\nhand_size = 31\n', "at most 30 cards"),
+    ('[deal]\nfoot_size = 40\n', "at most 30 cards"),
+    ('[deck]\ndecks = 13\ndecks_per_player = 0\n', "at most 12"),
+    ('[players]\nseats = 9\nteams = 3\n', "2 to 8 players"),
+])
+def test_house_rules_beyond_what_the_engine_serves_fast_are_refused(toml: str, limit: str) -> None:
+    with pytest.raises(RulesError, match=limit):
+        Rules.from_toml('extends = "classic"\n' + toml)
+    # At the limits themselves the rules are accepted.
+    Rules.from_toml('extends = "classic"\n[deal]\nhand_size = 30\nfoot_size = 30\n'
+                    '[deck]\ndecks = 12\ndecks_per_player = 0\n')

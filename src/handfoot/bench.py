@@ -3,25 +3,33 @@
 For each preset: hands per second with random v random and with heuristic v heuristic
 (every action checked by the engine, as in ``handfoot sim``), and the expert's median
 and 95th-percentile time per decision (every decision it makes, playing with an expert
-partner against two heuristic players). One process, one core; times are the CPU time
-of this process (``time.process_time``), so that other work on the machine does not
-count against it. The default sizes finish
-within a minute for the five presets; ``--hands`` and ``--decisions`` make it longer.
+partner against two heuristic players). Beside them, a floor: the same decks dealt and
+only the bookkeeping of drawing and discarding done (no rules, no choices), as hands per
+second, and each figure's ratio to it, so a reader sees how close the engine comes to
+the cost of moving cards. One process, one core; times are the CPU time of this process
+(``time.process_time``), so that other work on the machine does not count against it.
+The default sizes finish within a minute for the five presets; ``--hands`` and
+``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
+size instead (:mod:`handfoot.bench_legal`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from handfoot import bench_legal
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bots import Bot
 from handfoot.bots.expert import ExpertBot
 from handfoot.bots.heuristic import HeuristicBot
+from handfoot.cards import NUM_CARDS
+from handfoot.engine import Deal
 from handfoot.game import Game
 from handfoot.rules import PRESET_NAMES, Rules, preset
 from handfoot.views import seat_view
@@ -37,6 +45,35 @@ def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 
     for i in range(hands):
         s = hand_seed(seed, i)
         play(Game(rules, s), seat_bots(rules, bots, s), hands=1)
+    return hands / (time.process_time() - start)
+
+
+def floor_hands_per_second(rules: Rules, hands: int, seed: int = 0) -> float:
+    """The floor: each hand's decks dealt as the engine deals them, then turn after turn
+    the draw put into the hand's counts and its lowest card discarded, until the stock
+    is gone: the bookkeeping of a hand, with no rules and no choices."""
+    seats = rules.players.seats
+    hs, fs = rules.deal.hand_size, rules.deal.foot_size
+    draw = rules.draw_count(1)
+    start = time.process_time()
+    for i in range(hands):
+        deal = Deal.shuffled(rules, random.Random(hand_seed(seed, i)))
+        order = deal.order
+        held = [[0] * NUM_CARDS for _ in range(seats)]
+        for s in range(seats):
+            for c in order[s * (hs + fs):s * (hs + fs) + hs]:
+                held[s][c] += 1
+        stock = list(order[seats * (hs + fs):])
+        pile: list[int] = []
+        seat = deal.first_seat
+        while len(stock) >= draw:
+            counts = held[seat]
+            for _ in range(draw):
+                counts[stock.pop()] += 1
+            low = next(c for c in range(NUM_CARDS) if counts[c])
+            counts[low] -= 1
+            pile.append(low)
+            seat = (seat + 1) % seats
     return hands / (time.process_time() - start)
 
 
@@ -68,10 +105,15 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
                  decisions: int, seed: int = 0) -> dict[str, Any]:
     times = sorted(expert_decision_times(rules, decisions, seed))
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    floor = floor_hands_per_second(rules, max(random_hands, heuristic_hands) * 10, seed)
+    random_speed = hands_per_second(rules, ("random",), random_hands, seed)
+    heuristic_speed = hands_per_second(rules, ("heuristic",), heuristic_hands, seed)
     return {
-        "random_hands_per_s": round(hands_per_second(rules, ("random",), random_hands, seed), 1),
-        "heuristic_hands_per_s": round(
-            hands_per_second(rules, ("heuristic",), heuristic_hands, seed), 1),
+        "floor_hands_per_s": round(floor, 1),
+        "random_hands_per_s": round(random_speed, 1),
+        "random_ratio_to_floor": round(random_speed / floor, 3),
+        "heuristic_hands_per_s": round(heuristic_speed, 1),
+        "heuristic_ratio_to_floor": round(heuristic_speed / floor, 3),
         "expert_ms_per_decision_median": round(1000 * statistics.median(times), 2),
         "expert_ms_per_decision_p95": round(1000 * p95, 2),
         "expert_decisions": len(times),
@@ -98,11 +140,18 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant", action="append", choices=PRESET_NAMES,
                    help="only this preset (repeatable); default: all five")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--legal", action="store_true",
+                   help="time every legal-move question by hand size (11 to 60 cards) in "
+                        "each preset and the worst house rules, instead")
     p.set_defaults(func=cmd_bench)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     names = args.variant or list(PRESET_NAMES)
+    if args.legal:
+        results = bench_legal.run(names)
+        print(json.dumps(results, indent=1) if args.json else bench_legal.table(results))
+        return 0
     random_hands = args.hands or DEFAULT_RANDOM_HANDS
     heuristic_hands = args.hands or DEFAULT_HEURISTIC_HANDS
     out: dict[str, dict[str, Any]] = {}
@@ -111,8 +160,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                  args.decisions, args.seed)
         if not args.json:
             r = out[name]
-            print(f"{name:18} random {r['random_hands_per_s']:7.1f} hands/s   "
-                  f"heuristic {r['heuristic_hands_per_s']:7.1f} hands/s   expert "
+            print(f"{name:18} floor {r['floor_hands_per_s']:7.1f} hands/s   "
+                  f"random {r['random_hands_per_s']:7.1f} ({r['random_ratio_to_floor']:.2f} of "
+                  f"the floor)   heuristic {r['heuristic_hands_per_s']:7.1f} "
+                  f"({r['heuristic_ratio_to_floor']:.2f})   expert "
                   f"{r['expert_ms_per_decision_median']:7.1f} ms median, "
                   f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
                   f"({r['expert_decisions']} decisions)", flush=True)

@@ -32,6 +32,14 @@ PRESET_ALIASES: Final = {
     "canasta": "samba", "good-sam": "texas-good-sam", "samboree": "alabama-samboree",
 }
 
+#: The largest rule sets the engine serves fast: every legal-move question answers in
+#: under 5 ms for any hand these allow, even grown to 60 cards by play (measured by
+#: ``handfoot bench --legal``; docs/house-rules.md gives the figures).
+MAX_SEATS: Final = 8
+MAX_HAND_SIZE: Final = 30
+MAX_FOOT_SIZE: Final = 30
+MAX_DECKS: Final = 12
+
 VALUE_KEYS: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "Joker")
 
 
@@ -53,8 +61,9 @@ class Players:
     teams: int = 2  #: equal to ``seats`` for individual play
 
     def check(self) -> None:
-        if not 2 <= self.seats <= 8:
-            raise RulesError(f"players.seats = {self.seats}: the game is for 2 to 8 players")
+        if not 2 <= self.seats <= MAX_SEATS:
+            raise RulesError(f"players.seats = {self.seats}: the game is for 2 to "
+                             f"{MAX_SEATS} players")
         if self.teams < 2 or self.seats % self.teams:
             raise RulesError(
                 f"players.teams = {self.teams}: {self.seats} seats cannot be split "
@@ -408,6 +417,14 @@ class Rules:
             raise RulesError("deck.jokers_per_deck and deck.extra_jokers cannot be negative")
         if d.hand_size < 1 or d.foot_size < 1:
             raise RulesError("deal.hand_size and deal.foot_size must be at least 1")
+        if d.hand_size > MAX_HAND_SIZE or d.foot_size > MAX_FOOT_SIZE:
+            raise RulesError(
+                f"deal.hand_size = {d.hand_size}, deal.foot_size = {d.foot_size}: a hand or "
+                f"foot holds at most {MAX_HAND_SIZE} cards (the largest the engine serves "
+                "fast)")
+        if self.num_decks > MAX_DECKS:
+            raise RulesError(f"deck: {self.num_decks} decks; a rule set may use at most "
+                             f"{MAX_DECKS} (the most the engine serves fast)")
         needed = p.seats * (d.hand_size + d.foot_size) + 10
         if self.num_cards < needed:
             raise RulesError(
