@@ -6,7 +6,9 @@ Skipped, with the reason, where Chromium or Playwright is missing; CI installs b
 from __future__ import annotations
 
 import contextlib
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 from browser_fixtures import browser, pytestmark, server, sqlite_url  # noqa: F401
@@ -14,6 +16,9 @@ from handfoot.server.testing import ServerProcess
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
     from playwright.sync_api import Browser, Page
+
+
+SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
 
 
 def state(page: Page) -> Any:
@@ -74,27 +79,61 @@ def three_ranks(hand: list[str]) -> list[str]:
     return picked
 
 
-def meld_through_the_page(page: Page, st: Any) -> str | None:
-    """Lay down or add to a meld the way a person does, if the engine lists one."""
+def shoot(page: Page, name: str) -> None:
+    """A screenshot at phone size and at desktop size, to look at."""
+    size = page.viewport_size
+    for w, h in ((390, 844), (1280, 800)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.screenshot(path=str(SHOTS / f"handfoot-table-{name}-{w}.png"), full_page=True)
+    if size:
+        page.set_viewport_size(size)
+
+
+def meld_through_the_page(page: Page, st: Any, laid_out: bool) -> str | None:
+    """Meld the way a person does, if the engine lists a move for it: go down; lay a
+    meld down (after going down); lay one out for the opening, see it on the table with
+    what it is worth, and take it back (once); or add to a meld."""
+    kinds = {a["type"] for a in st["legal"]}
+    me = st["view"]["players"][st["seat"]]
+    team = st["view"]["teams"][me["team"]]
+    if "go-down" in kinds:
+        page.click("#act-go-down")
+        wait_seq(page, st["seq"])
+        return "go-down"
     for a in st["legal"]:
-        if a["type"] == "lay-down":
-            for group in a["melds"][:-1]:
-                select(page, group)
-                page.click("#act-group")
-            select(page, a["melds"][-1])
+        if a["type"] == "meld" and (team["opened"] or not laid_out):
+            select(page, a["cards"])
             page.wait_for_function("document.querySelector('#preview').textContent"
-                                   ".includes('you can lay these down')")
+                                   ".includes('you can lay this')")
             page.click("#act-lay")
             wait_seq(page, st["seq"])
-            return "lay-down"
+            if team["opened"]:
+                return "meld"
+            # Laid out, not down yet: on the table with its worth, and taken back.
+            after = state(page)
+            mine = after["view"]["teams"][me["team"]]
+            assert not mine["opened"] and len(mine["melds"]) == 1
+            assert mine["laid_out_points"] == sum(
+                CARD_VALUES[c[:-1] if c != "JK" else "JK"] for c in a["cards"])
+            page.wait_for_selector("#melds .meld.laid-out button.take-back")
+            assert "laid out, not down yet" in page.inner_text("#melds")
+            shoot(page, "laid-out")
+            page.click("#melds button.take-back")
+            wait_seq(page, after["seq"])
+            return "laid out"
     for a in st["legal"]:
-        if a["type"] == "add":
+        if a["type"] == "add" and team["opened"]:
             select(page, a["cards"])
             page.click("#act-add")
             page.click(f'.meld.target[data-meld="{a["meld"]}"]')
             wait_seq(page, st["seq"])
             return "add"
     return None
+
+
+#: texas-good-sam's card values, by rank as the record writes it
+CARD_VALUES = {"4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J": 10, "Q": 10,
+               "K": 10, "A": 20, "2": 20, "JK": 50}
 
 
 def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa: F811
@@ -129,10 +168,10 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa
             page.keyboard.press("Escape")
             previewed = True
             continue
-        if any(a["type"] in ("lay-down", "add") for a in st["legal"]):
+        if any(a["type"] in ("meld", "add") for a in st["legal"]):
             could_meld = True
-        if st["view"]["phase"] == "play" and len(melded) < 2:
-            done = meld_through_the_page(page, st)
+        if st["view"]["phase"] == "play" and len(melded - {"laid out"}) < 2:
+            done = meld_through_the_page(page, st, "laid out" in melded)
             if done:
                 melded.add(done)
                 continue

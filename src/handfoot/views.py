@@ -68,6 +68,8 @@ class TeamView(NamedTuple):
     red_threes: tuple[Card, ...]
     books_to_go_out: str | None  #: what the team still needs in books to go out
     total: int  #: the running score before this hand
+    #: before the team has gone down: what the melds laid out for its opening are worth
+    laid_out_points: int = 0
 
 
 @dataclass(slots=True)
@@ -203,10 +205,14 @@ def _team_view(hand: Hand, team: int) -> TeamView:
     cached = hand.team_views[team]
     if cached is not None and cached[0] == stamp:
         return cast(TeamView, cached[1])
-    view = TeamView(  # team, seats, opened, minimum, melds, red_threes, books_to_go_out, total
+    values = hand.rules.card_value
+    laid_out = 0 if hand.opened[team] else sum(
+        values[c] for m in hand.melds[team] for c in m.cards)
+    view = TeamView(  # team, seats, opened, minimum, melds, red_threes, books_to_go_out,
+        # total, laid_out_points
         team, tuple(hand.team_seats(team)), hand.opened[team], hand.minimums[team],
         _meld_views(hand, team), tuple(hand.red_threes[team]), hand.books_missing(team),
-        hand.team_scores[team])
+        hand.team_scores[team], laid_out)
     hand.team_views[team] = (stamp, view)
     return view
 

@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from handfoot import bots as bots_module
-from handfoot.actions import Action, LayDown, action_from_json, action_to_json
+from handfoot.actions import (
+    Action,
+    AddToMeld,
+    LayDown,
+    LayMeld,
+    action_from_json,
+    action_to_json,
+)
 from handfoot.bots import BOTS, Bot, make_bot
 from handfoot.engine import IllegalAction
 from handfoot.game import Game
@@ -28,7 +35,6 @@ from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")
 
-MAX_LEGAL = 200  #: lay-downs (and additions, pick-ups) listed in one message
 
 
 def levels() -> list[str]:
@@ -124,15 +130,9 @@ def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
     view = public_view(game) if seat is None else seat_view(game, seat)
     legal: list[dict[str, Any]] = []
     if seat is not None and not game.over and game.actor == seat:
-        # every kind of legal action is listed; the many lay-downs and additions only
-        # up to a limit (the engine checks any other selection when it is sent)
-        many: dict[str, int] = {}
-        for a in game.hand.iter_legal_actions():
-            if a.kind in ("lay-down", "add", "take-pile"):
-                many[a.kind] = many.get(a.kind, 0) + 1
-                if many[a.kind] > MAX_LEGAL:
-                    continue
-            legal.append(action_to_json(a))
+        # the engine's moves, one meld or one card at a time (few: never the
+        # combinations of a whole opening); it checks any larger selection when sent
+        legal = [action_to_json(a) for a in game.hand.legal_actions()]
     return {
         "type": "state",
         "table": table.id,
@@ -270,12 +270,18 @@ class Manager:
         raise IllegalAction("The table is busy; try again.")
 
     def preview(self, table: LiveTable, seat: int, action: Action) -> dict[str, Any]:
-        """What a lay-down would be worth, and the engine's word on it."""
+        """What a meld would be worth (before the team has gone down, with the melds laid
+        out for its opening), and the engine's word on it."""
         game = table.game
         team = game.rules.team_of[seat]
+        values = game.rules.card_value
         value = 0
         if isinstance(action, LayDown):
-            value = sum(game.rules.card_value[c] for m in action.melds for c in m)
+            value = sum(values[c] for m in action.melds for c in m)
+        elif isinstance(action, LayMeld | AddToMeld):
+            value = sum(values[c] for c in action.cards)
+        if not game.hand.opened[team]:
+            value += sum(values[c] for m in game.hand.melds[team] for c in m.cards)
         try:
             game.verify(action, seat)
             ok, message = True, ""

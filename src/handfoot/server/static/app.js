@@ -2,7 +2,7 @@
 // Hand and Foot web client. The server is the authority: this page only shows the
 // views it receives and sends actions; every rule is checked by the engine.
 const $ = (s) => document.querySelector(s);
-const hf = { state: null, selected: new Set(), staged: [], ws: null, token: null,
+const hf = { state: null, selected: new Set(), ws: null, token: null,
              table: null, focus: 0, addMode: false, lastPreview: "" };
 window.hf = hf;
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -148,22 +148,19 @@ function selectedCodes() {
   const hand = hf.state.view.hand;
   return [...hf.selected].sort((a, b) => a - b).map((i) => hand[i]);
 }
-function layAction() {
-  const melds = hf.staged.map((g) => g.slice());
-  const cur = selectedCodes();
-  if (cur.length) melds.push(cur);
-  return { type: "lay-down", melds };
-}
-function stagedIndexes() { return new Set(hf.staged.flatMap((g) => g.idx)); }
+// a meld is put down one at a time; before the team has gone down it is laid out for the
+// opening (the engine checks each one), and "Go down" asks the engine for the whole opening
+function meldAction() { return { type: "meld", cards: selectedCodes() }; }
+function myTeamView() { const s = hf.state; return s.view.teams[s.view.players[s.seat].team]; }
+function canMeld() { return myTurn() && (hf.state.view.phase === "play" || legalKinds().has("meld")); }
 function requestPreview() {
-  if (!myTurn() || hf.state.view.phase !== "play") { $("#preview").textContent = ""; return; }
-  const a = layAction();
-  if (!a.melds.length) { $("#preview").textContent = ""; return; }
-  send({ type: "preview", action: a });
+  if (!canMeld() || !hf.selected.size) { $("#preview").textContent = ""; return; }
+  send({ type: "preview", action: meldAction() });
 }
 function showPreview(p) {
+  if (!hf.selected.size) { $("#preview").textContent = ""; return; }
   let t = p.minimum !== null && p.minimum !== undefined ? `${p.value} of ${p.minimum}` : `${p.value} points`;
-  t += p.ok ? " — you can lay these down" : ` — ${p.message}`;
+  t += p.ok ? (p.minimum !== null && p.minimum !== undefined ? " — you can lay this out" : " — you can lay this down") : ` — ${p.message}`;
   $("#preview").textContent = t;
 }
 
@@ -173,7 +170,7 @@ function render() {
   const me = s.seat;
   // forget selections that no longer exist
   hf.selected = new Set([...hf.selected].filter((i) => i < v.hand.length));
-  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) { hf.selected.clear(); hf.staged = []; $("#preview").textContent = ""; }
+  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) { hf.selected.clear(); $("#preview").textContent = ""; }
   hf.lastSeq = s.seq;
   const partner = (i) => me !== null && i !== me && v.players[i].team === v.players[me].team;
   const seatName = (i) => i === me ? "You" : (s.seats[i].name && s.seats[i].name !== "You" && s.seats[i].kind === "human"
@@ -197,26 +194,28 @@ function render() {
   $("#pile").innerHTML = `<span>Pile</span>${v.pile_top ? cardHTML(v.pile_top) : "<i>empty</i>"}<span>${v.pile_size} cards</span>${v.pile_frozen ? `<span class="frozen">FROZEN</span><span class="why">${esc(v.pile_frozen)}</span>` : ""}`;
   $("#stock").innerHTML = `<span>Stock</span><b>${v.stock_size}</b><span>cards</span>` +
     (v.stack_tops.length && me !== null ? `<span>Your stacks show ${cardText(v.stack_tops[me][0])} and ${cardText(v.stack_tops[me][1])}</span>` : "");
-  const canAdd = myTurn() && v.phase === "play";
+  const canAdd = myTurn() && (v.phase === "play" || legalKinds().has("add"));
+  const laidOut = (t) => !t.opened && t.melds.length > 0;
   $("#melds").innerHTML = v.teams.map((t) => `<div class="team ${t.team === myTeam ? "mine" : ""}">
-    <h3>${t.team === myTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} ${t.opened ? "" : "(not opened)"}${t.books_to_go_out ? ` — to go out: ${esc(t.books_to_go_out)}` : (t.opened ? " — can go out" : "")}</h3>
-    ${t.melds.map((m) => `<div class="meld ${t.team === myTeam && canAdd ? "target" : ""}" data-meld="${m.index}" data-team="${t.team}">
+    <h3>${t.team === myTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} ${t.opened ? "" : (laidOut(t) ? `(laid out, not down yet: ${t.laid_out_points} of ${t.minimum})` : "(not opened)")}${t.books_to_go_out ? ` — to go out: ${esc(t.books_to_go_out)}` : (t.opened ? " — can go out" : "")}</h3>
+    ${t.melds.map((m) => `<div class="meld ${t.team === myTeam && canAdd ? "target" : ""} ${laidOut(t) ? "laid-out" : ""}" data-meld="${m.index}" data-team="${t.team}">
       <b>${m.index + 1}.</b> ${esc(m.label)} ${(m.complete ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards).map((c) => cardHTML(c, "small")).join("")}
-      <span class="tag ${m.book || ""}">${m.complete ? esc(m.book_name || "") + ", " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span></div>`).join("") || "<p>No melds yet.</p>"}
+      <span class="tag ${m.book || ""}">${m.complete ? esc(m.book_name || "") + ", " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span>
+      ${laidOut(t) && t.team === myTeam && myTurn() ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : ""}</div>`).join("") || "<p>No melds yet.</p>"}
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
   for (const el of document.querySelectorAll(".meld.target")) {
-    el.addEventListener("click", () => addTo(Number(el.dataset.meld)));
+    el.addEventListener("click", (e) => { if (!e.target.closest("button")) addTo(Number(el.dataset.meld)); });
+  }
+  for (const el of document.querySelectorAll("button.take-back")) {
+    el.addEventListener("click", () => act({ type: "take-back", meld: Number(el.dataset.meld) }));
   }
   // the hand
-  const staged = stagedIndexes();
-  $("#hand").innerHTML = v.hand.map((c, i) => staged.has(i) ? "" : cardHTML(c, hf.selected.has(i) ? "selected" : "",
+  $("#hand").innerHTML = v.hand.map((c, i) => cardHTML(c, hf.selected.has(i) ? "selected" : "",
     `tabindex="0" role="button" aria-pressed="${hf.selected.has(i)}" data-i="${i}" data-code="${c}" aria-label="${cardText(c)}"`)).join("") ||
     (me === null ? "<p>You are watching: hands are hidden.</p>" : "<p>Your hand is empty.</p>");
   for (const el of document.querySelectorAll("#hand .card")) {
     el.addEventListener("click", () => toggle(Number(el.dataset.i)));
   }
-  $("#staged").innerHTML = hf.staged.length ? "Melds to lay down: " + hf.staged.map((g, k) => `<span class="meld">${g.map((c) => cardHTML(c, "small")).join("")}</span>`).join(" ") + ` <button id="unstage">Put back</button>` : "";
-  if (hf.staged.length) $("#unstage").addEventListener("click", () => { hf.staged = []; render(); requestPreview(); });
   renderActions();
   renderSheet();
   showNotice(s.notice);
@@ -254,9 +253,10 @@ function renderActions() {
   btns.push(button("draw", KIND_LABEL.draw, kinds.has("draw"), () => act({ type: "draw" })));
   if (kinds.has("take-upcard")) btns.push(button("upcard", KIND_LABEL["take-upcard"], true, () => act({ type: "take-upcard" })));
   btns.push(button("pile", "Take pile (P)", kinds.has("take-pile"), takePile));
-  btns.push(button("group", "Group as meld (G)", mine && v.phase === "play" && sel.length > 0, stage));
-  btns.push(button("lay", "Lay down (L)", mine && v.phase === "play" && (sel.length > 0 || hf.staged.length > 0), () => act(layAction())));
-  btns.push(button("add", "Add to meld (A)", mine && v.phase === "play" && sel.length > 0, () => { hf.addMode = true; showMessage("Click one of your team's melds, or type its number."); }));
+  const down = mine && myTeamView().opened;
+  btns.push(button("lay", down ? "Lay down meld (L)" : "Lay out meld (L)", canMeld() && sel.length > 0, () => act(meldAction())));
+  if (mine && !down) btns.push(button("go-down", "Go down (O)", kinds.has("go-down"), () => act({ type: "go-down" })));
+  btns.push(button("add", "Add to meld (A)", canMeld() && sel.length > 0 && myTeamView().melds.length > 0, () => { hf.addMode = true; showMessage("Click one of your team's melds, or type its number."); }));
   btns.push(button("discard", "Discard (X)", mine && v.phase === "play" && sel.length === 1, () => act({ type: "discard", card: sel[0] })));
   btns.push(button("foot", KIND_LABEL["pick-up-foot"], kinds.has("pick-up-foot"), () => act({ type: "pick-up-foot" })));
   if (kinds.has("end-turn")) btns.push(button("end", KIND_LABEL["end-turn"], true, () => act({ type: "end-turn" })));
@@ -280,11 +280,6 @@ function toggle(i) {
   if (hf.selected.has(i)) hf.selected.delete(i); else hf.selected.add(i);
   hf.focus = [...document.querySelectorAll("#hand .card")].findIndex((e) => Number(e.dataset.i) === i);
   render(); requestPreview();
-}
-function stage() {
-  const idx = [...hf.selected];
-  const g = selectedCodes(); g.idx = idx;
-  hf.staged.push(g); hf.selected.clear(); render(); requestPreview();
 }
 function addTo(meld) {
   const cards = selectedCodes();
@@ -333,9 +328,9 @@ document.addEventListener("keydown", (e) => {
   } else if (k === " " || k === "enter") {
     const el = document.activeElement;
     if (el && el.dataset && el.dataset.i !== undefined) { toggle(Number(el.dataset.i)); e.preventDefault(); }
-  } else if (k === "escape") { hf.selected.clear(); hf.staged = []; hf.addMode = false; render(); }
+  } else if (k === "escape") { hf.selected.clear(); hf.addMode = false; showMessage(""); render(); requestPreview(); }
   else {
-    const map = { d: "draw", p: "pile", l: "lay", g: "group", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" };
+    const map = { d: "draw", p: "pile", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" };
     if (map[k]) { click(map[k]); e.preventDefault(); }
   }
 });
