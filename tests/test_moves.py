@@ -38,7 +38,7 @@ from handfoot.cards import NUM_CARDS, parse_cards
 from handfoot.encoding import MoveCodec
 from handfoot.engine import Hand, IllegalAction, Phase
 from handfoot.game import Game
-from handfoot.rules import PRESET_NAMES, Rules, preset
+from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
 from handfoot.testing import put_meld, stacked_deal
 from handfoot.views import seat_view
 from helpers import snapshot
@@ -304,29 +304,49 @@ def test_an_opening_may_use_2s_of_two_suits_in_two_melds() -> None:
     assert hand.opened[0]
 
 
-def big_rules(name: str, size: int) -> Rules:
-    rules = preset(name)
-    return dataclasses.replace(
-        rules, deal=dataclasses.replace(rules.deal, hand_size=size, foot_size=11,
-                                        choose_hand="blind"),
-        deck=dataclasses.replace(rules.deck, decks=7, decks_per_player=0))
-
-
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_a_hand_of_60_cards_answers_every_question(name: str) -> None:
-    rules = big_rules(name, 58)
+    # The largest hand a rule set deals is 30 cards; play can grow it (drawing two and
+    # discarding one a turn): here to 60, with cards from the stock.
+    rules = preset(name)
+    rules = dataclasses.replace(
+        rules, deal=dataclasses.replace(rules.deal, hand_size=MAX_HAND_SIZE,
+                                        choose_hand="blind"),
+        deck=dataclasses.replace(rules.deck, decks=MAX_DECKS, decks_per_player=0))
     codec = MoveCodec(rules)
     game = Game(rules, 3)
     hand = game.hand
+    me = hand.actor
+    while hand.hand_len[me] < 60 - hand.draw_count:
+        hand.hands[me][hand.stock.pop()] += 1
+        hand.hand_len[me] += 1
     hand.apply(Draw())
-    assert hand.hand_len[hand.actor] >= 60
-    for _ in range(12):  # a few decisions: lay out, add, take back, go down or discard
+    assert hand.hand_len[me] == 60
+    laid = 0
+    for _ in range(12):  # a few decisions: lay out, add, go down, meld
         legal = hand.legal_actions()
         assert 0 < len(legal) < 2000
         check_moves(hand, codec)
         pick = next((a for a in legal if isinstance(a, GoDown)), None) or next(
             (a for a in legal if isinstance(a, LayMeld | AddToMeld)), legal[0])
         hand.apply(pick)
+        laid += isinstance(pick, LayMeld | AddToMeld)
         if hand.phase != Phase.PLAY:
             break
-    assert hand.melds[hand.team_of[game.hand.first_seat]] or hand.phase == Phase.DRAW
+    assert laid and hand.melds[hand.team_of[me]]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_only_move_is_the_only_legal_move(name: str) -> None:
+    rules = preset(name)
+    game = Game(rules, 4)
+    players = seat_bots(rules, ("random",), 4)
+    forced = 0
+    while not game.results:
+        only = game.hand.only_move()
+        legal = game.hand.legal_actions()
+        if only is not None:
+            assert legal == [only]
+            forced += 1
+        game.apply(players[game.actor].choose(None, game.legal_actions()))
+    assert forced > 10

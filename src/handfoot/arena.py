@@ -51,6 +51,13 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     count = 0
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
+        forced = game.hand.only_move()
+        if forced is not None:  # nothing to choose (drawing when the pile is out of reach)
+            game.push(forced)
+            if on_action is not None:
+                on_action(game, seat, forced)
+            count += 1
+            continue
         bot = bots[seat]
         legal = game.legal_actions()
         view = seat_view(game, seat) if bot.uses_view else None

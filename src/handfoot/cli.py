@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from handfoot import __version__
-from handfoot.actions import Action, AddToMeld, Discard, LayDown, TakePile
+from handfoot.actions import Action, AddToMeld, Discard, LayDown, LayMeld, TakeBack, TakePile
 from handfoot.arena import (
     play,
     plot_differences,
@@ -175,6 +175,10 @@ def describe(action: Action) -> str:
         return f"discards {format_card(action.card)}"
     if isinstance(action, LayDown):
         return "lays down " + " | ".join(format_cards(m) for m in action.melds)
+    if isinstance(action, LayMeld):
+        return "melds " + format_cards(action.cards)
+    if isinstance(action, TakeBack):
+        return f"takes laid-out meld {action.meld + 1} back"
     if isinstance(action, AddToMeld):
         return f"adds {format_cards(action.cards)} to meld {action.meld + 1}"
     if isinstance(action, TakePile):
@@ -182,7 +186,8 @@ def describe(action: Action) -> str:
                                    else "")
     return {"draw": "draws", "take-upcard": "takes the upcard", "pick-up-foot":
             "picks up the foot", "end-turn": "ends the turn", "ask": "asks to go out",
-            "choose-hand": "chooses a hand"}.get(action.kind, action.notation())
+            "choose-hand": "chooses a hand", "go-down": "goes down"}.get(
+                action.kind, action.notation())
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -211,8 +216,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 console.rule(f"Hand {g.hand.hand_number}: opening minimum "
                              f"{g.hand.minimums[0]}")
             return
-        if action.kind in ("lay-down", "add", "take-pile", "pick-up-foot", "ask",
-                           "answer") or args.verbose:
+        if action.kind in ("lay-down", "meld", "take-back", "go-down", "add", "take-pile",
+                           "pick-up-foot", "ask", "answer") or args.verbose:
             console.print(f"  Seat {seat + 1} (team {rules.team_of[seat] + 1}) "
                           f"{describe(action)}")
         if args.delay:

@@ -43,6 +43,7 @@ from handfoot.actions import (
     ChooseHand,
     Discard,
     LayDown,
+    LayMeld,
     TakePile,
 )
 from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
@@ -533,21 +534,21 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
             continue
         nats = naturals_of(hand, rank)
         if len(nats) >= mr.min_size:
-            yield (LayDown((tuple(nats[:size]),)))
+            yield LayMeld(tuple(nats[:size]))
             if len(nats) > mr.min_size:
-                yield (LayDown((tuple(nats[:mr.min_size]),)))
+                yield LayMeld(tuple(nats[:mr.min_size]))
     # 3. Sequences.
     if mr.sequences:
         for suit in range(4):
             for run in _runs(hand, suit):
                 if len(run) >= mr.min_size:
-                    yield (LayDown((tuple(run[:size]),)))
+                    yield LayMeld(tuple(run[:size]))
     # 4. A wild-card meld.
     clean_b, dirty_b, wild_b, _ = _books(o, team)
     go = rules.going_out
     if mr.wild_melds and len(wilds) >= mr.min_size and (
             wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
-        yield (LayDown((tuple(wilds[:size]),)))
+        yield LayMeld(tuple(wilds[:size]))
     # 5. Wilds on melds not needed as clean books.
     if wilds:
         yield from (_wild_adds(o, melds, wilds, clean_b, dirty_b))
@@ -610,7 +611,7 @@ def _wild_adds(o: Obs, melds: Sequence[MeldLike], wilds: list[Card], clean_b: in
                 continue
             nats = naturals_of(o.hand, rank)
             if len(nats) == 2:
-                out.append(LayDown(((*nats, wilds[0]),)))
+                out.append(LayMeld((*nats, wilds[0])))
     return out
 
 

@@ -135,6 +135,20 @@ class Hand(CheckedHand):
     'PLAY'
     """
 
+    def only_move(self) -> Action | None:
+        """The one legal move when there is nothing to choose, else None: drawing, when
+        the pile cannot be taken (and there is no upcard to take). Cheaper than listing."""
+        if self.phase != _DRAW:
+            return None
+        p = self.actor
+        team = self.team_of[p]
+        if (self.hand_len[p] == 0 and not self.in_foot[p]) or (
+                not self.opened[team] and self.melds[team]):
+            return None
+        if self.turn_number == 0 and self.rules.turn.first_turn_upcard != "no":
+            return None
+        return DRAW if self.pile_blocker(p) is not None else None
+
     def legal_actions(self) -> list[Action]:
         """Every legal move now (one meld or one card at a time), with interchangeable
         cards listed once."""
