@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from handfoot.actions import (
+    GO_DOWN,
     Action,
     AddToMeld,
     AnswerGoOut,
@@ -28,7 +29,9 @@ from handfoot.actions import (
     Draw,
     EndTurn,
     LayDown,
+    LayMeld,
     PickUpFoot,
+    TakeBack,
     TakePile,
     TakeUpcard,
 )
@@ -61,7 +64,13 @@ MAX_ACTIONS = 20_000
 def random_illegal(rng: random.Random, game: Game) -> Action:
     """A random action, mostly illegal: cards not held, wrong phase, bad melds."""
     cards = [rng.randrange(NUM_CARDS) for _ in range(rng.randint(1, 5))]
-    choice = rng.randrange(11)
+    choice = rng.randrange(14)
+    if choice == 11:
+        return LayMeld(tuple(cards))
+    if choice == 12:
+        return TakeBack(rng.randrange(4))
+    if choice == 13:
+        return GO_DOWN
     if choice == 0:
         return Discard(rng.randrange(NUM_CARDS))
     if choice == 1:
@@ -99,7 +108,7 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
             assert Counter({c: n for c, n in enumerate(census) if n}) == deck
             for m in (m for team in hand.melds for m in team):  # what a meld keeps of itself
                 assert m.size == len(m.cards) == m.naturals + m.wilds
-            for offered in rng.sample(legal, min(4, len(legal))):
+            for offered in legal:
                 hand.verify(offered)  # every offered action is accepted
             # The player is given legal actions that answer from a copy of the hand with
             # every card it cannot see face down; they answer exactly as the hand does.
