@@ -50,7 +50,13 @@ class RandomBot:
             turn = (state.hand_number, state.turn_number)
             if turn != self._turn:
                 self._turn, self._gave_up = turn, False
+            team = state.team_of[state.actor]
+            if not self._gave_up and (state.opened[team] or not state.melds[team]):
+                n = len(legal)  # nothing laid out: the usual case
+                return legal[rng.randrange(n)] if n > 1 else legal[0]
         moves = list(legal)
+        if len(moves) == 1:
+            return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)
         backs = [m for m in moves if isinstance(m, TakeBack)]
         if backs:
             done = [m for m in moves if isinstance(m, GoDown | TakePile)]
@@ -59,10 +65,10 @@ class RandomBot:
             more = [m for m in moves if isinstance(m, LayMeld | AddToMeld)]
             if self._gave_up or not more or rng.randrange(len(more) + 1) == 0:
                 self._gave_up = True
-                return backs[-1]
+                return backs[0]
             return more[rng.randrange(len(more))]
-        if self._gave_up and state is not None and not state.opened[state.team_of[state.actor]]:
-            moves = [m for m in moves if not isinstance(m, LayMeld)]
+        if self._gave_up:
+            moves = [m for m in moves if not isinstance(m, LayMeld)] or moves
         return moves[rng.randrange(len(moves))]
 
 
