@@ -646,7 +646,12 @@ class HandState:
 
     def _shallow(self) -> Self:
         """A copy sharing every part of this state (the copies below replace some)."""
-        h = type(self)(self.rules, _UNSET)
+        attributes: dict[str, object] | None = getattr(self, "__dict__", None)
+        if attributes is not None:  # interpreted: one copy of the attributes is cheapest
+            h = object.__new__(type(self))
+            h.__dict__ = attributes.copy()
+            return h
+        h = type(self)(self.rules, _UNSET)  # compiled (mypyc): no __dict__
         h.rules, h.deal, h.hand_number = self.rules, self.deal, self.hand_number
         h.seats = self.seats
         h.team_of, h.teams, h.team_scores, h.rng = self.team_of, self.teams, self.team_scores, \
