@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from handfoot import bench_legal
-from handfoot.actions import Action, Discard
+from handfoot.actions import DRAW, Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
 from handfoot.bots import LEVELS, Bot, make_bot
@@ -129,10 +129,12 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     assert game.hand.legal().seat_state is None
     # Membership asks the engine; listing gives the same answers.
     assert all(a in legal for a in legal)
-    # It vouches only for the very action it last accepted, in its own state.
+    # It vouches only for the very action it last accepted or gave from its list, in its
+    # own state.
     legal = game.legal_actions()
+    assert not legal.confirms(DRAW)
     first = legal[0]
-    assert not legal.confirms(first)
+    assert legal.confirms(first)  # taken from the list: a listed move is legal
     assert first in legal and legal.confirms(first)
     assert Discard(0) not in legal
     assert legal.confirms(first)  # a refusal does not undo the last acceptance

@@ -430,7 +430,11 @@ class LegalActions(Sequence[Action]):
         return len(self._all())
 
     def __getitem__(self, i: int) -> Action:  # type: ignore[override]
-        return self._all()[i]
+        # A listed move is legal (the property tests check every one): taken from the list,
+        # it is as good as accepted.
+        move = self._all()[i]
+        self._accepted = move
+        return move
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._all())
@@ -449,9 +453,10 @@ class LegalActions(Sequence[Action]):
         return False
 
     def confirms(self, action: Action) -> bool:
-        """Whether the engine accepted this very action object (``action in self``) as
-        the last one it was asked about, in the state these actions belong to; a
-        player that carries it out need not have it checked a second time."""
+        """Whether the engine accepted this very action object (``action in self``, or
+        taken from the list) as the last one it was asked about or given, in the state
+        these actions belong to; a player that carries it out need not have it checked
+        a second time."""
         return (action is self._accepted and self.__hand is not None
                 and len(self.__hand.history) == self._stamp)
 
