@@ -350,7 +350,7 @@ def test_bench_measures_each_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--json", "--variant", "classic", "--hands", "1",
                  "--decisions", "2"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"classic"}
+    assert set(data) == {"classic", "engine_compiled"} and isinstance(data["engine_compiled"], bool)
     assert data["classic"]["expert_ms_per_decision_p95"] >= \
         data["classic"]["expert_ms_per_decision_median"]
 

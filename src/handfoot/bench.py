@@ -168,5 +168,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
                   f"({r['expert_decisions']} decisions)", flush=True)
     if args.json:
-        print(json.dumps(out, indent=1))
+        print(json.dumps({**out, "engine_compiled": engine_compiled()}, indent=1))
+    else:
+        print(f"engine: {'compiled with mypyc' if engine_compiled() else 'pure Python'}")
     return 0
+
+
+def engine_compiled() -> bool:
+    """Whether the engine's modules run compiled (``HANDFOOT_COMPILE=1``, see setup.py)."""
+    from handfoot.engine import state
+    return not state.__file__.endswith(".py")
