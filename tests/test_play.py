@@ -15,7 +15,7 @@ from handfoot.bots import BOTS, LEVELS
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import card_code, format_card, format_cards, parse_card, sort_cards, sort_key
 from handfoot.cli import main
-from handfoot.engine import IllegalAction
+from handfoot.engine import IllegalAction, Phase
 from handfoot.play import TerminalGame, level_bot
 from handfoot.rules import preset
 from handfoot.views import View, seat_view
@@ -154,3 +154,35 @@ def test_unknown_level_or_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no level or bot called 'genius'" in capsys.readouterr().err
     assert main(["play", "--variant", "nowhere"]) == 2
     assert capsys.readouterr().err.startswith("handfoot: ")
+
+
+def test_laying_out_an_opening_at_the_terminal() -> None:
+    """A meld laid out shows as not down yet, with what it is worth; 'back 1' takes it
+    back; then the person discards."""
+    t, _ = first_view()
+    buf = io.StringIO()
+    t.console = Console(file=buf, width=100)
+    said: list[str] = []
+
+    def read(prompt: str) -> str:
+        g = t.game
+        legal = g.legal_actions()
+        if g.hand.phase == Phase.DRAW or (said and said[-1].startswith("discard")):
+            said.append("draw" if not said else "quit")
+        elif not said or said[-1] == "draw":
+            meld = next((a for a in legal if a.kind == "meld"), None)
+            said.append(meld.notation() if meld is not None else "quit")
+        elif said[-1].startswith("meld"):
+            said.append("back 1")
+        else:
+            said.append(next(a for a in legal if a.kind == "discard").notation())
+        return said[-1]
+
+    t.read = read
+    assert t.run() == 0
+    assert said[1].startswith("meld"), "the seeded deal lays out a meld after drawing"
+    out = buf.getvalue()
+    assert "laid out for the opening, not down yet:" in out
+    assert "('down' goes down, 'back N' takes meld N back)" in out
+    kinds = [a.kind for s, a in t.game.hand.history if s == 0]
+    assert kinds[:4] == ["draw", "meld", "take-back", "discard"]

@@ -143,6 +143,9 @@ class TerminalGame:
     def show_melds(self, t: TeamView) -> None:
         if not t.melds:
             self.say("  no melds yet")
+        elif not t.opened:
+            self.say(f"  laid out for the opening, not down yet: {t.laid_out_points} of "
+                     f"{t.minimum} ('down' goes down, 'back N' takes meld N back)")
         for m in t.melds:
             state = m.book_name if m.book_name else \
                 f"{m.needs} more for a {self.rules.words.book}"
