@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from handfoot.actions import Action
-from handfoot.arena import SimSpec, chunks, play_chunk, simulate, wilson
+from handfoot.arena import SimSpec, chunks, play_chunk, plot_differences, simulate, wilson
 from handfoot.bots import BOTS, RandomBot
 from handfoot.cli import main
 from handfoot.records import load
@@ -137,6 +137,9 @@ def test_text_summary_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "points per hand" in out and "turns per hand" in out and "hands per second" in out
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    # The count axis counts hands: whole numbers only, even for a few hands.
+    ticks = plot_differences(simulate(preset("six-deck"), 3, 1, ["random"]), tmp_path / "b.png")
+    assert ticks and all(t == int(t) for t in ticks)
 
 
 @pytest.mark.parametrize("args", [

@@ -112,3 +112,15 @@ def test_house_rules_beyond_what_the_engine_serves_fast_are_refused(toml: str, l
     # At the limits themselves the rules are accepted.
     Rules.from_toml('extends = "classic"\n[deal]\nhand_size = 30\nfoot_size = 30\n'
                     '[deck]\ndecks = 12\ndecks_per_player = 0\n')
+
+
+def test_handfoot_variants_fits_80_columns_with_every_name_whole(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from handfoot.cli import main
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    for name in PRESET_NAMES:
+        assert f"│ {name} " in out and f"{name}: {preset(name).title}" in out
+    assert "│     13/13 │" in out  # alabama-samboree's hand and foot

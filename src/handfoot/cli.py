@@ -43,20 +43,32 @@ def cmd_variants(args: argparse.Namespace) -> int:
         rows.append({
             "name": name, "title": r.title, "source": r.source,
             "players": r.players.seats, "teams": r.players.teams, "decks": r.num_decks,
-            "hand_size": r.deal.hand_size, "hands": r.game.hands,
+            "hand_size": r.deal.hand_size, "foot_size": r.deal.foot_size, "hands": r.game.hands,
             "opening_minimums": list(r.opening.minimums),
         })
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    table = Table(title="Built-in rule sets")
-    for col in ("name", "title", "players", "decks", "hand/foot", "hands", "openings"):
-        table.add_column(col)
+    # The name is what people type: never cut short. On a narrow terminal the title,
+    # the one long column, gives way (to its own line below the table's numbers).
+    console = _console()
+    wide = console.width >= 100
+    table = Table(title="Built-in rule sets", title_justify="left")
+    table.add_column("name", no_wrap=True)
+    if wide:
+        table.add_column("title")
+    for col in ("players", "decks", "hand/foot", "hands"):
+        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column("to open", no_wrap=True)
     for row in rows:
-        table.add_row(row["name"], row["title"], str(row["players"]), str(row["decks"]),
-                      str(row["hand_size"]), str(row["hands"]),
-                      "/".join(str(m) for m in row["opening_minimums"]))
-    _console().print(table)
+        cells = [row["name"], *([row["title"]] if wide else []), str(row["players"]),
+                 str(row["decks"]), f"{row['hand_size']}/{row['foot_size']}", str(row["hands"]),
+                 "/".join(str(m) for m in row["opening_minimums"])]
+        table.add_row(*cells)
+    console.print(table)
+    if not wide:
+        for row in rows:
+            console.print(f"  {row['name']}: {row['title']}")
     return 0
 
 
