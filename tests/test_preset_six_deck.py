@@ -109,15 +109,27 @@ def test_a_meld_is_3_naturals_or_2_naturals_and_a_wild_card() -> None:
     assert [(m.naturals, m.wilds) for m in hand.melds[0][1:]] == [(3, 0), (2, 1)]
 
 
-def test_a_meld_may_grow_to_two_naturals_and_more_wilds_up_to_three() -> None:
-    """Interpretation: the sheet limits wilds only by the book's "no more than 3"."""
-    hand = deal(hands={0: "QH QD 2C JK 2D 2H AC 9D 4C 5C 6C"}, stock="8C 8D")
+def test_3_naturals_or_2_naturals_and_a_wild_so_naturals_always_outnumber_wilds() -> None:
+    """"3 naturals or 2 naturals and a wild card ... four (4) naturals with three (3) wild
+    cards": at every size a meld holds more naturals than wilds."""
+    hand = deal(hands={0: "QH QD 2C JK 2D 2H QS AC 9D 4C 5C"}, stock="8C 8D")
     on_table(hand, 0, "6H 6D 6S")
     hand.apply(Draw(), 0)
-    hand.apply(lay("QH QD 2C JK"), 0)
+    msg = refused(hand, lay("QH QD 2C JK"), BadMeld, 0)
+    assert "more natural cards than wild cards" in msg
+    refused(hand, lay("QH QD 2C 2D JK"), BadMeld, 0)
+    hand.apply(lay("QH QD 2C"), 0)
     refused(hand, AddToMeld(1, parse_cards("2D 2H")), BadMeld, 0)
-    hand.apply(AddToMeld(1, parse_cards("2D")), 0)
-    assert hand.melds[0][1].wilds == 3
+    refused(hand, AddToMeld(1, parse_cards("JK")), BadMeld, 0)
+    hand.apply(AddToMeld(1, parse_cards("QS JK")), 0)
+    assert (hand.melds[0][1].naturals, hand.melds[0][1].wilds) == (3, 2)
+
+
+def test_q_q_2_2_joker_does_not_count_toward_the_opening() -> None:
+    hand = deal(hands={0: "QH QD 2C JK 2D KH KD KS 9D 4C 5C"}, stock="8C 8D")
+    hand.apply(Draw(), 0)
+    refused(hand, lay("QH QD 2C 2D JK"), BadMeld, 0)
+    refused(hand, lay("QH QD 2C 2D JK | KH KD KS"), BadMeld, 0)
 
 
 def test_a_book_is_seven_cards_with_no_wild_worth_500_or_4_naturals_and_3_wilds_300() -> None:
@@ -216,6 +228,19 @@ def test_or_he_may_draw_and_when_finished_playing_discard() -> None:
     hand.apply(Discard(parse_card("4C")), 0)
     assert hand.pile == list(parse_cards("KS 4C"))
     refused(hand, TakeUpcard(), IllegalAction, 1)  # only the starting player
+
+
+@pytest.mark.parametrize("upcard", ["3C", "3H", "2D", "JK"])
+def test_a_3_or_a_wild_turned_up_to_begin_the_discard_pile_freezes_it(upcard: str) -> None:
+    """"A card is turned up to begin the discard pile"; "A black three or a red three
+    freezes the discard pile from pickup"; "freeze the pile with a wild card": the
+    starting player may not take a 3 or a wild turned up, and must draw."""
+    hand = deal(hands={0: "QH QD QS KH KD 5S 6S 7S 9C 9D 4C"}, upcard=upcard, stock="8C 8D")
+    msg = refused(hand, TakeUpcard(), PileNotAvailable, 0)
+    assert "freezes the pile" in msg
+    assert TakeUpcard() not in hand.legal_actions()
+    hand.apply(Draw(), 0)
+    assert hand.pile == [parse_card(upcard)]
 
 
 def test_thereafter_players_draw_two_cards() -> None:

@@ -460,6 +460,12 @@ class CheckedHand(HandState):
                     raise IllegalAction("These rules do not let you take the upcard.")
                 if self.turn_number != 0 or len(self.pile) != 1:
                     raise IllegalAction("The upcard may be taken only on the first turn.")
+                if is_three(self.pile[0]) or WILD[self.pile[0]]:
+                    # "A black three or a red three freezes the discard pile from pickup";
+                    # a wild freezes it too (six-deck, samba): the upcard alone as well.
+                    raise PileNotAvailable(
+                        f"The upcard ({format_card(self.pile[0])}) freezes the pile: "
+                        "it cannot be taken.")
             return
         if phase == _DRAW:
             if isinstance(action, TakeBack) and staging:

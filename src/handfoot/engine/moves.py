@@ -48,7 +48,7 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import JOKER, NUM_CARDS, Card
+from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, is_three
 from handfoot.engine.checks import CheckedHand
 from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
 from handfoot.engine.state import Phase
@@ -161,7 +161,8 @@ class Hand(CheckedHand):
             else:
                 out.append(DRAW)
                 if (self.rules.turn.first_turn_upcard != "no" and self.turn_number == 0
-                        and len(self.pile) == 1):
+                        and len(self.pile) == 1 and not is_three(self.pile[0])
+                        and not WILD[self.pile[0]]):
                     out.append(TAKE_UPCARD)
             if self.pile_blocker(p) is None:
                 self._pile_moves(p, out)
