@@ -192,6 +192,10 @@ class GoingOut:
     #: how many times the pile may be reshuffled into a new stock in one hand (0: as often
     #: as needed; with two or more cards drawn a turn, a hand always ends anyway)
     reshuffles: int = 0
+    #: what ends a hand: "going-out" (a player going out ends it), or "stock-drawn" (only
+    #: the stock: a player who goes out keeps taking turns, drawing and melding, with the
+    #: same books needed to play a last card, until the stock has been drawn)
+    hand_ends: str = "going-out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,6 +471,7 @@ class Rules:
         _choice("going_out.discard", go.discard, ("optional", "required", "forbidden"))
         _choice("going_out.partners", go.partners, ("none", "in-foot", "played-from-foot"))
         _choice("going_out.stock_out", go.stock_out, ("end-hand", "reshuffle-pile"))
+        _choice("going_out.hand_ends", go.hand_ends, ("going-out", "stock-drawn"))
         if go.reshuffles < 0:
             raise RulesError("going_out.reshuffles cannot be negative")
         min_draw = min((t.draw, *t.draw_by_hand))

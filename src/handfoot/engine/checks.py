@@ -263,6 +263,9 @@ class CheckedHand(HandState):
         if action is not None:
             after = self.clone()
             after.push(action)
+            # Where going out does not end the hand it ends the turn, and with it the
+            # partner's answer: the answer given this turn is what counts.
+            after.permission = self.permission
         why = after.go_out_blocker(seat)
         if left == 0:
             if why:

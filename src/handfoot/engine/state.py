@@ -564,6 +564,14 @@ class HandState:
             self._end_hand("stock")
 
     def _go_out(self, seat: int) -> None:
+        if self.rules.going_out.hand_ends == "stock-drawn":
+            # Play goes on until the stock is drawn: the turn ends, and the player, now
+            # without cards, draws again next turn. The first to go out is remembered.
+            if self.went_out is None:
+                self.went_out = seat
+            if self.phase != _OVER:
+                self._end_turn(seat)
+            return
         self.went_out = seat
         self._end_hand("out")
 
