@@ -306,6 +306,20 @@ def test_melding_with_the_pile_only_the_top_card_may_be_used_in_the_meld() -> No
     assert hand.hands[0][parse_card("KS")] == 0
 
 
+def test_the_two_naturals_are_shown_and_only_the_top_card_goes_on_an_open_meld() -> None:
+    """"the player must have two naturals in his/her hand ... only the top card may be
+    used in the meld": with a meld of the rank open, the top card goes onto it alone and
+    the two naturals, only shown, stay in the hand."""
+    assert RULES.pile.shown_cards == "kept"
+    hand = deal(hands={0: "QH QD KH KD KS 5S 6S 7S 9C 9D 4C"})
+    on_table(hand, 0, "QC QC 2C")
+    put_pile(hand, "4H 5H 6H 7H QS")
+    hand.apply(TakePile(parse_cards("QH QD")), 0)
+    assert sorted(hand.melds[0][0].cards) == sorted(parse_cards("QC QC 2C QS"))
+    assert hand.hands[0][parse_card("QH")] == 1 and hand.hands[0][parse_card("QD")] == 1
+    assert hand.hand_len[0] == 11 + 4
+
+
 def test_after_laying_down_he_may_play_the_other_cards_picked_up_from_the_pile() -> None:
     hand = deal(hands={0: "QH QD KH KD 2C 6S 7S 9C 9D 4C 4D"})
     put_pile(hand, "KS 8H 8D 8S QS")

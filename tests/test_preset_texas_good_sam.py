@@ -432,14 +432,42 @@ def test_with_less_than_five_cards_in_the_pile_the_lesser_number_is_picked_up() 
 
 
 def test_the_top_card_must_be_played_on_the_table() -> None:
-    # With a meld of the rank already open, the top card (and the pair) go on it.
+    # With a meld of the rank already open, the top card goes on it; the pair was only
+    # shown ("must have 2 like cards ... in their hand") and stays in the hand.
+    assert RULES.pile.shown_cards == "kept"
     h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC"}, reserve="QC QC 2C 4D 5D 6D 7D QS")
     put_meld(h, 0, "QC QC 2C")
     put_pile(h, "4D 5D 6D 7D QS")
     h.apply(TakePile(cards("QH QD")))
     assert len(h.melds[0]) == 1
-    assert sorted(h.melds[0][0].cards) == sorted(cards("QC QC 2C QH QD QS"))
-    assert h.hands[0][parse_card("QS")] == 0
+    assert sorted(h.melds[0][0].cards) == sorted(cards("QC QC 2C QS"))
+    assert h.hands[0][parse_card("QH")] == 1 and h.hands[0][parse_card("QD")] == 1
+    assert h.hand_len[0] == 11 + 4
+    # the whole table saw the pair
+    assert h.known[0][parse_card("QH")] == 1 and h.known[0][parse_card("QD")] == 1
+
+
+def test_the_pair_is_shown_and_may_be_played_now_or_during_a_later_turn() -> None:
+    """"The player must have 2 like cards (a pair) ... in their hand that matches the top
+    discard ... The player must play ... the top card. The remaining cards may be played
+    now or during a later turn": the pair may follow the top card, or stay in the hand."""
+    h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC"}, reserve="QC QC 2C 4D 5D 6D 7D QS")
+    put_meld(h, 0, "QC QC 2C")
+    put_pile(h, "4D 5D 6D 7D QS")
+    h.apply(TakePile(cards("QH QD")))
+    h.apply(AddToMeld(0, cards("QH")))
+    h.apply(Discard(parse_card("4C")))
+    assert h.hands[0][parse_card("QD")] == 1 and h.melds[0][0].size == 5
+
+
+def test_with_no_open_meld_of_the_rank_the_top_card_starts_one_with_the_pair() -> None:
+    h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC"},
+                 reserve="AC AD AH 4D 5D 6D 7D QS")
+    put_meld(h, 0, "AC AD AH")
+    put_pile(h, "4D 5D 6D 7D QS")
+    h.apply(TakePile(cards("QH QD")))
+    assert sorted(h.melds[0][-1].cards) == sorted(cards("QH QD QS"))
+    assert h.hands[0][parse_card("QH")] == 0
 
 
 def test_the_remaining_cards_may_be_played_now_or_during_a_later_turn() -> None:

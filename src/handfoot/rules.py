@@ -147,6 +147,11 @@ class Pile:
     #: a wild discarded into the pile freezes it until it is taken: while a wild lies in
     #: it, only a natural pair takes it
     wild_freezes_until_taken: bool = False
+    #: the cards shown to take it: "melded" (they go to the table with the top card), or
+    #: "kept" (only shown: when the team has an open meld of the top card's rank, the top
+    #: card alone goes onto it and the shown cards stay in the hand; with none, the top
+    #: card starts a new meld with them)
+    shown_cards: str = "melded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,6 +449,7 @@ class Rules:
             raise RulesError(
                 f"pile.take_min = {pile.take_min} is more than pile.take_max = {pile.take_max}")
         _choice("pile.before_opening", pile.before_opening, ("never", "with-opening"))
+        _choice("pile.shown_cards", pile.shown_cards, ("melded", "kept"))
         if not pile.show:
             raise RulesError("pile.show: list at least one way to take the pile")
         for way in pile.show:

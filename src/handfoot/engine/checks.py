@@ -387,7 +387,11 @@ class CheckedHand(HandState):
             raise PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
         pending = Pending()
-        if target is not None:  # the team has this meld on the table, so it has opened
+        if target is not None and rules.shown_cards == "kept" and shown:
+            # The shown cards stay in the hand: the top card alone goes onto the meld.
+            self._check_held(shown, self.hands[seat])
+            used = [0] * NUM_CARDS
+        elif target is not None:  # the team has this meld on the table, so it has opened
             meld = self.melds[team][target]
             complete = meld.size >= self.rules.meld.book_size
             check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,

@@ -501,12 +501,20 @@ class HandState:
             # Taken with a meld of that rank on the board: the top card joins the last one.
             target = max(i for i, m in enumerate(self.melds[team])
                          if m.kind == RANK_MELD and m.rank == RANK[top])
-        if target is not None:
+        if target is not None and self.rules.pile.shown_cards == "kept":
+            # The shown cards were only shown: the top card alone joins the meld.
+            self.melds[team][target].add([top])
+            self.table_version[team] += 1
+            known = self.known[seat]
+            for c in action.shown:
+                known[c] += 1
+        elif target is not None:
             self.melds[team][target].add([top, *action.shown])
             self.table_version[team] += 1
+            self._remove(seat, action.shown)
         else:
             self._new_meld(team, [top, *action.shown])
-        self._remove(seat, action.shown)
+            self._remove(seat, action.shown)
         for cards in sorted(action.opening, key=meld_order):
             self._new_meld(team, list(cards))
             self._remove(seat, cards)
