@@ -201,6 +201,10 @@ class GoingOut:
     #: the stock: a player who goes out keeps taking turns, drawing and melding, with the
     #: same books needed to play a last card, until the stock has been drawn)
     hand_ends: str = "going-out"
+    #: asking to go out says "I can go out now": it is refused unless the player can play
+    #: every card this turn (keeping one to discard where wished), and after a yes the
+    #: player must go out (no discard but the last card, while going out is still possible)
+    ask_when_able: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,6 +482,8 @@ class Rules:
         _choice("going_out.partners", go.partners, ("none", "in-foot", "played-from-foot"))
         _choice("going_out.stock_out", go.stock_out, ("end-hand", "reshuffle-pile"))
         _choice("going_out.hand_ends", go.hand_ends, ("going-out", "stock-drawn"))
+        if go.ask_when_able and not go.permission:
+            raise RulesError("going_out.ask_when_able needs going_out.permission = true")
         if go.reshuffles < 0:
             raise RulesError("going_out.reshuffles cannot be negative")
         min_draw = min((t.draw, *t.draw_by_hand))

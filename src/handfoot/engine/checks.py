@@ -302,6 +302,114 @@ class CheckedHand(HandState):
             return False
         return True
 
+    def out_this_turn_blocker(self, seat: int) -> str | None:
+        """Why ``seat`` cannot play every card it holds this turn (keeping one to discard
+        where the rules let it), in words, or None if it can. The reading, checked in
+        polynomial time: the naturals of each rank go onto the team's meld of that rank
+        (open or complete), or else make a new meld (with at least the naturals a meld
+        needs, and the wilds it needs to reach its smallest size); every wild goes onto
+        a meld that still has room for it (as many as the rules allow beside the naturals
+        it will hold, while it is not yet complete); at most one card, which cannot be
+        melded, is the discard. The books needed are checked separately (already down)."""
+        rules = self.rules
+        hand = self.hands[seat]
+        team = self.team_of[seat]
+        rule = rules.going_out.discard
+        cards = [c for c in range(NUM_CARDS) if hand[c]]
+        options: list[Card | None] = [] if rule == "required" else [None]
+        if rule != "forbidden":
+            seen: set[int] = set()
+            for c in cards:
+                if rules.card_class[c] not in seen:
+                    seen.add(rules.card_class[c])
+                    options.append(c)
+        why = "you hold no cards"
+        for keep in options:
+            counts = hand[:]
+            if keep is not None:
+                counts[keep] -= 1
+            why_not = self._placement_blocker(team, counts)
+            if why_not is None:
+                return None
+            why = why_not
+        return why
+
+    def _placement_blocker(self, team: int, counts: list[int]) -> str | None:
+        """Why ``counts`` cannot all be melded onto the team's table this turn, or None."""
+        mr = self.rules.meld
+        size = mr.book_size
+        melds = self.melds[team]
+        threes = [c for c in range(4, 8) if counts[c] and not self._meldable_three(c)]
+        if threes:
+            return f"3s cannot be melded ({format_cards(threes)})"
+        wilds = sum(counts[c] for c in range(NUM_CARDS) if WILD[c])
+        need = room = 0
+        for rank in range(3, 15):
+            base = (rank - 2) * 4
+            n = sum(counts[base:base + 4]) if rank != 3 else counts[4] + counts[7]
+            same = [m for m in melds if m.kind == RANK_MELD and m.rank == rank]
+            if rank == 3:  # black 3s melded: no wilds on them
+                if n and not same and n < mr.min_size:
+                    return f"{format_cards([4] * n)}: too few black 3s for a meld"
+                continue
+            open_ = [m for m in same if m.size < size]
+            if open_:
+                m = open_[-1]
+                room += self._wild_room(m.naturals + n, m.wilds, m.size)
+                continue
+            if n == 0:
+                continue
+            if same and (n < mr.min_size or (mr.books_per_rank
+                                               and len(same) >= mr.books_per_rank)):
+                continue  # burned on a complete book
+            if n < mr.min_naturals:
+                return f"a single {RANK_WORDS[rank][:-1]} has no meld to go on"
+            cap = min(mr.max_wilds, n - 1 if mr.naturals_exceed_wilds else mr.max_wilds)
+            low = max(0, mr.min_size - n)
+            if low > cap:
+                return f"the {RANK_WORDS[rank]} cannot make a meld"
+            need += low
+            room += cap - low
+        for m in melds:
+            if m.kind == RANK_MELD and m.size >= size and mr.burn_wilds:
+                room += self._wild_room(m.naturals, m.wilds, 0)
+            elif m.kind == WILD_MELD and m.size < size:
+                room += size - m.size
+        if mr.wild_melds and wilds - need >= mr.min_size:
+            room += size
+        if need > wilds:
+            return "there are too few wild cards for the melds your cards need"
+        if wilds - need > room:
+            return "your wild cards have no room on your melds"
+        return None
+
+    def _wild_room(self, naturals: int, wilds: int, size_before: int) -> int:
+        """How many more wilds a meld of ``naturals`` naturals (once all are added) and
+        ``wilds`` wilds can take, added before the naturals where that leaves more room
+        (``size_before``: its size now; 0 for a meld that takes wilds when complete)."""
+        mr = self.rules.meld
+        k = 0
+        while True:
+            w = wilds + k + 1
+            if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= naturals):
+                return k
+            if size_before:
+                now = size_before - wilds  # the naturals already in it
+                least = max(now, w + 1 if mr.naturals_exceed_wilds else now)
+                if least + w - 1 >= mr.book_size:
+                    return k
+            k += 1
+
+    def _meldable_three(self, c: Card) -> bool:
+        return False
+
+    def must_go_out(self, seat: int) -> bool:
+        """Whether ``seat``, whose partner agreed to going out where asking says "I can go
+        out now" (``going_out.ask_when_able``), must go on to go out: it holds more than
+        one card and can still play them all this turn."""
+        return (self.rules.going_out.ask_when_able and self.permission is True
+                and self.hand_len[seat] > 1 and self.out_this_turn_blocker(seat) is None)
+
     def _stuck(self, seat: int) -> bool:
         """A player in the foot left with one card who may neither go out nor discard it
         (a rare corner when the stock ran dry) ends the turn without a discard."""
@@ -539,10 +647,16 @@ class CheckedHand(HandState):
                 name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
                 raise CardsNotHeld(f"You do not hold {name}.")
             self._check_emptying(p, self.hand_len[p] - 1, True)
+            if self.must_go_out(p):
+                raise CannotGoOut("Your partner agreed to your going out: play the rest of "
+                                  "your cards (the last one may be your discard).")
             return
         if isinstance(action, EndTurn):
             if not self.may_end_turn and not self._stuck(p):
                 raise IllegalAction("End your turn with a discard.")
+            if self.must_go_out(p):
+                raise CannotGoOut("Your partner agreed to your going out: play the rest of "
+                                  "your cards.")
             return
         if isinstance(action, AskToGoOut):
             if not self.rules.going_out.permission or self.rules.individuals:
@@ -557,6 +671,11 @@ class CheckedHand(HandState):
             why = self.partners_missing(p)
             if why:
                 raise CannotGoOut(f"You cannot go out yet: {why}.")
+            if self.rules.going_out.ask_when_able:
+                why = self.out_this_turn_blocker(p)
+                if why:
+                    raise CannotGoOut("Ask only when you can play the rest of your cards "
+                                      f"this turn: {why}.")
             return
         raise IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
 

@@ -181,7 +181,7 @@ class Hand(CheckedHand):
         if (go.permission and not self.rules.individuals and not self.asked
                 and self.in_foot[p] and self.is_legal(ASK)):
             out.append(ASK)
-        if self.may_end_turn or self._stuck(p):
+        if (self.may_end_turn or self._stuck(p)) and not self.must_go_out(p):
             out.append(END_TURN)
         hand = self.hands[p]
         if self.in_foot[p] and self.hand_len[p] == 1 \
@@ -191,7 +191,7 @@ class Hand(CheckedHand):
             return out
         cls = self.rules.card_class
         seen = [False] * NUM_CARDS
-        for c in range(NUM_CARDS):
+        for c in range(NUM_CARDS) if not self.must_go_out(p) else ():
             if hand[c]:
                 k = cls[c]
                 if not seen[k]:
