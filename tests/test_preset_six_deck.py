@@ -19,6 +19,8 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
+    GoDown,
+    LayMeld,
     TakePile,
     TakeUpcard,
 )
@@ -36,7 +38,7 @@ from handfoot.engine import (
     PileNotAvailable,
 )
 from handfoot.game import Game
-from handfoot.rules import preset
+from handfoot.rules import Rules, preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
 from helpers import book_words, lay, refused
@@ -381,6 +383,69 @@ def test_joker_50_deuce_and_ace_20_kings_thru_8_10_7_thru_4_5(card: str, points:
 def test_black_3s_5_points() -> None:
     s = score_team(RULES, 0, [], parse_cards("3C 3S"))
     assert s.threes == -10 and s.total == -10
+    # The preset's reading: black 3s are never melded, so they only count when held.
+    assert RULES.threes.black_melded == "never"
+    hand = deal(hands={0: "3C 3S 3C KH KD KS 9C 9D 4C 5C 6C"}, stock="8C 8D")
+    on_table(hand, 0, "AH AD AS")
+    hand.apply(Draw(), 0)
+    assert "3s cannot be melded" in refused(hand, LayMeld(parse_cards("3C 3C 3S")), BadMeld, 0)
+    assert not any(isinstance(a, LayMeld) and 4 in a.cards for a in hand.legal_actions())
+
+
+def literal_black_threes(when: str) -> Rules:
+    """A club that reads "Black 3's = 5 Points" under "EACH CARD HAS A POINT VALUE FOR
+    MELDING" literally: black 3s may be melded (``when``) and count 5 on the table."""
+    return Rules.from_toml(f'extends = "six-deck"\n[threes]\nblack_melded = "{when}"\n')
+
+
+def test_black_3s_5_points_for_melding_read_literally_a_club_may_meld_them_any_time() -> None:
+    rules = literal_black_threes("any-time")
+    assert rules.card_value[parse_card("3C")] == 5 and rules.card_value[parse_card("3H")] == 0
+    hand = stacked_hand(rules, hands={0: "3C 3S 3C 3H 2C KH KD KS QH QD QS"}, upcard="9S",
+                        stock="8C 8D")
+    hand.apply(Draw(), 0)
+    assert LayMeld(parse_cards("3C 3C 3S")) in hand.legal_actions()
+    refused(hand, LayMeld(parse_cards("3C 3S 2C")), BadMeld, 0)  # no wilds with them
+    refused(hand, LayMeld(parse_cards("3C 3S 3H")), BadMeld, 0)  # nor red 3s
+    hand.apply(LayMeld(parse_cards("3C 3C 3S")), 0)
+    hand.apply(LayMeld(parse_cards("KH KD KS")), 0)
+    refused(hand, GoDown(), OpeningTooLow, 0)  # 15 + 30 = 45 < 50
+    hand.apply(LayMeld(parse_cards("QH QD QS")), 0)
+    hand.apply(GoDown(), 0)  # 15 + 30 + 30 = 75
+    assert hand.opened[0]
+    refused(hand, AddToMeld(0, parse_cards("3H")), BadMeld, 0)
+    refused(hand, AddToMeld(0, parse_cards("2C")), BadMeld, 0)
+    s = score_team(rules, 0, [(RANK_MELD, parse_cards("3C 3C 3S"))], ())
+    assert s.table_cards == 15
+
+
+def test_black_3s_melded_only_to_go_out_as_a_house_rule() -> None:
+    rules = literal_black_threes("to-go-out")
+    hand = stacked_hand(rules, upcard="9S", stock="KC 9C")
+    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
+    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
+    put_in_foot(hand, 0, "3C 3S 3C KH KD KS")
+    put_in_foot(hand, 2, "AH AD 5H")
+    hand.apply(Draw(), 0)  # 3C 3S 3C KH KD KS KC 9C
+    msg = refused(hand, LayMeld(parse_cards("3C 3C 3S")), BadMeld, 0)
+    assert "only to go out" in msg
+    assert LayMeld(parse_cards("3C 3C 3S")) not in hand.legal_actions()
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(LayMeld(parse_cards("KH KD KS KC")), 0)
+    assert LayMeld(parse_cards("3C 3C 3S")) in hand.legal_actions()
+    hand.apply(LayMeld(parse_cards("3C 3C 3S")), 0)  # the 9 is left to discard
+    hand.apply(Discard(parse_card("9C")), 0)
+    assert hand.ended_by == "out"
+    assert score_hand(hand)[0].table_cards == 35 + 130 + 40 + 15  # the black 3s count 5 each
+
+
+def test_black_3s_melded_only_to_go_out_are_no_part_of_an_opening() -> None:
+    rules = literal_black_threes("to-go-out")
+    hand = stacked_hand(rules, hands={0: "3C 3S 3C KH KD KS QH QD QS 4C 5C"}, upcard="9S",
+                        stock="8C 8D")
+    hand.apply(Draw(), 0)
+    assert "opening" in refused(hand, LayMeld(parse_cards("3C 3C 3S")), BadMeld, 0)
 
 
 def test_red_threes_500_points_when_left_in_hand_or_foot() -> None:

@@ -175,6 +175,11 @@ class Threes:
     #: "discard": red 3s are held or discarded like black 3s; "board": laid on the
     #: team's board at once and replaced by a card from the stock
     red: str = "discard"
+    #: black 3s melded (3♣ 3♠ only, never with wilds or red 3s): "never", "to-go-out" (only
+    #: in the play that goes out: after it the player holds no card, or one to discard
+    #: or meld to go out; the team must have gone down), or "any-time"; melded, a black
+    #: 3 counts what it would cost held (``scores.black_three_held``), as a plus
+    black_melded: str = "never"
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +347,8 @@ class Rules:
                 held[c] = self.scores.red_three_held
             elif is_black_three(c):
                 held[c] = self.scores.black_three_held
+                if self.threes.black_melded != "never":
+                    table[c] = abs(self.scores.black_three_held)
             else:
                 table[c] = by_rank[rank_of(c)]
                 held[c] = -table[c]
@@ -472,6 +479,8 @@ class Rules:
         if m.wild_meld_blocks_wilds and not m.wild_melds:
             raise RulesError("meld.wild_meld_blocks_wilds needs meld.wild_melds = true")
         _choice("threes.red", self.threes.red, ("discard", "board"))
+        _choice("threes.black_melded", self.threes.black_melded,
+                ("never", "to-go-out", "any-time"))
         if go.wild_books and not m.wild_melds:
             raise RulesError("going_out.wild_books needs meld.wild_melds = true")
         if go.sequence_books and not m.sequences:

@@ -36,6 +36,7 @@ from handfoot.cards import (
     Card,
     format_card,
     format_cards,
+    is_black_three,
     is_three,
 )
 from handfoot.engine.errors import (
@@ -189,8 +190,12 @@ class CheckedHand(HandState):
         size = rules.book_size
         complete = meld.size >= size
         threes = [c for c in cards if is_three(c)]
-        if threes:
-            raise BadMeld(f"3s cannot be melded ({format_cards(threes)}).")
+        black_meld = meld.kind == RANK_MELD and meld.rank == 3
+        if threes and not (black_meld and all(is_black_three(c) for c in threes)):
+            raise BadMeld(f"3s cannot be melded ({format_cards(threes)})." if not black_meld
+                          else f"Only black 3s go on a meld of black 3s ({format_cards(cards)}).")
+        if black_meld and len(threes) != len(cards):
+            raise BadMeld("Only black 3s go on a meld of black 3s (no wild cards).")
         added_wilds = sum(1 for c in cards if WILD[c])
         if meld.kind == WILD_MELD:
             if added_wilds != len(cards):
@@ -401,7 +406,22 @@ class CheckedHand(HandState):
             k += 1
 
     def _meldable_three(self, c: Card) -> bool:
-        return False
+        return self.rules.threes.black_melded != "never" and is_black_three(c)
+
+    def _check_black_threes(self, seat: int, melds: Sequence[Sequence[Card]], left: int) -> None:
+        """Where black 3s may be melded only to go out: a play with black 3s must leave
+        the player, in the foot and down, no card or one (the emptying rule then checks
+        that the player may go out)."""
+        if self.rules.threes.black_melded != "to-go-out":
+            return
+        if not any(is_black_three(c) for cards in melds for c in cards):
+            return
+        if not self.opened[self.team_of[seat]]:
+            raise BadMeld("Black 3s may be melded only to go out, once your team has gone "
+                          "down: they cannot be part of an opening.")
+        if left > 1 or not self.in_foot[seat]:
+            raise BadMeld("Black 3s may be melded only to go out: meld them with your last "
+                          "cards.")
 
     def must_go_out(self, seat: int) -> bool:
         """Whether ``seat``, whose partner agreed to going out where asking says "I can go
@@ -522,6 +542,7 @@ class CheckedHand(HandState):
             raise CardsNotHeld(f"You do not hold {missing}.")
         if not opened:
             self._check_opening(team, pending)
+            self._check_black_threes(seat, action.opening, 0)
         left = self.hand_len[seat] - sum(used) + count - 1
         self._check_emptying(seat, left, False, action)
 
@@ -592,10 +613,13 @@ class CheckedHand(HandState):
             # Melds laid out before drawing, to open with the pile: checked as below.
         if isinstance(action, LayMeld):
             self._check_held(action.cards, self.hands[p])
+            left = self.hand_len[p] - len(action.cards)
             if not opened:
                 self._check_stage(team, action.cards)
+                self._check_black_threes(p, (action.cards,), left)
                 return
             self._check_new_meld(team, action.cards, *self._table_state(team))
+            self._check_black_threes(p, (action.cards,), left)
             self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
             return
         if isinstance(action, AddToMeld):
@@ -603,6 +627,7 @@ class CheckedHand(HandState):
                 raise IllegalAction("Your team must open before adding to melds.")
             self._check_add(team, action.meld, action.cards)
             self._check_held(action.cards, self.hands[p])
+            self._check_black_threes(p, (action.cards,), self.hand_len[p] - len(action.cards))
             if opened:
                 self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
             return
@@ -636,6 +661,7 @@ class CheckedHand(HandState):
                 raise CardsNotHeld(f"You do not hold {missing}.")
             if not opened:
                 self._check_opening(team, pending)
+            self._check_black_threes(p, action.melds, self.hand_len[p] - sum(pending.used))
             self._check_emptying(p, self.hand_len[p] - sum(pending.used), False, action)
             return
         if staging:

@@ -247,6 +247,13 @@ class Hand(CheckedHand):
                 for nat in picks(groups, n):
                     for ws in wilds:
                         out.append(_lay(tuple(sorted((*nat, *ws)))))
+        black = [c for c in (4, 7) for _ in range(hand[c])]
+        if (len(black) >= k and rules.threes.black_melded != "never"
+                and not (mr.one_open_meld_per_rank and open_ranks.get(3, 0))):
+            # Black 3s melded (threes.black_melded): few moves, each checked in full.
+            move = _lay(tuple(black[:k]))
+            if self.is_legal(move):
+                out.append(move)
         if mr.sequences:
             for suit in range(4):
                 run: list[Card] = []
@@ -271,7 +278,10 @@ class Hand(CheckedHand):
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
-            if kind == RANK_MELD:
+            if kind == RANK_MELD and m.rank == 3:  # black 3s: only black 3s go on
+                if black and self.is_legal(_add(i, black[0])):
+                    out.append(_add(i, black[0]))
+            elif kind == RANK_MELD:
                 for group in naturals_by_class(rules, hand, m.rank):
                     out.append(_add(i, group[0]))
                 if (wild_add_ok and (m.size < size or mr.burn_wilds)
