@@ -506,8 +506,9 @@ class HandState:
             self.melds[team][target].add([top])
             self.table_version[team] += 1
             known = self.known[seat]
-            for c in action.shown:
-                known[c] += 1
+            for c in action.shown:  # the whole table saw them
+                known[c] = max(known[c], action.shown.count(c))
+            self.known_version += 1
         elif target is not None:
             self.melds[team][target].add([top, *action.shown])
             self.table_version[team] += 1
