@@ -28,7 +28,9 @@ from handfoot.actions import (
     Draw,
     EndTurn,
     LayDown,
+    LayMeld,
     PickUpFoot,
+    TakeBack,
     TakePile,
     TakeUpcard,
 )
@@ -89,6 +91,7 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
     rng = random.Random(seed)
     deck = Counter(full_deck(game.rules))
     actions = 0
+    gave_up, gave_up_turn = False, (0, -1)
     while not game.over:
         hand = game.hand
         legal = game.legal_actions()
@@ -112,7 +115,23 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
                     game.apply(bad)
                 assert str(refused.value)  # a message for the player
                 assert snapshot(hand) == before
-        game.apply(rng.choice(legal))
+        moves = list(legal)
+        turn = (hand.hand_number, hand.turn_number)
+        if turn != gave_up_turn:
+            gave_up = False
+        backs = [m for m in moves if isinstance(m, TakeBack)]
+        if gave_up and backs:
+            choice: Action = backs[-1]
+        else:
+            if gave_up and not hand.opened[hand.team_of[hand.actor]]:
+                # as the random bot: a turn that gave up an opening lays out no more
+                moves = [m for m in moves if not isinstance(m, LayMeld)] or moves
+            choice = rng.choice(moves)
+        if isinstance(choice, TakeBack):
+            # Laying out and taking back at random wanders for a very long time (the
+            # walk back to no melds laid out is long): once one is taken back, all are.
+            gave_up, gave_up_turn = True, turn
+        game.apply(choice)
         actions += 1
         assert actions < MAX_ACTIONS, "the game did not end"
     return actions
