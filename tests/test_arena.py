@@ -152,3 +152,14 @@ def test_text_summary_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_bad_arguments(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--variant", "classic", *args]) == 2
     assert capsys.readouterr().err.startswith("handfoot: ")
+
+
+def test_turns_are_counted_when_going_out_ends_only_the_turn() -> None:
+    """In texas-good-sam going out ends the turn, not the hand: every turn counts."""
+    from handfoot.arena import hand_turns, play, seat_bots
+    from handfoot.game import Game
+    rules = preset("texas-good-sam")
+    for seed in range(3):
+        game = play(Game(rules, seed=seed), seat_bots(rules, ["heuristic"], seed))
+        assert game.over and game.results[0].went_out is not None
+        assert hand_turns(game.results[0]) == game.hand.turn_number

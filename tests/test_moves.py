@@ -287,7 +287,8 @@ def test_a_player_goes_out_with_the_book_their_last_cards_complete() -> None:
         hand.apply(next(a for a in hand.legal_actions() if isinstance(a, AddToMeld)))
     assert hand.hand_len[0] == 1  # allowed: the last queen completes the book
     hand.apply(next(a for a in hand.legal_actions() if isinstance(a, AddToMeld)))
-    assert hand.over and hand.went_out == 0
+    # Out: in texas-good-sam play goes on until the stock is drawn, so the turn passes.
+    assert hand.went_out == 0 and hand.hand_len[0] == 0 and hand.actor == 1
 
 
 def test_an_opening_may_use_2s_of_two_suits_in_two_melds() -> None:

@@ -428,15 +428,28 @@ def test_the_two_cards_shown_must_be_natural() -> None:
 
 
 def test_the_top_card_in_the_six_must_be_played_in_making_a_book() -> None:
-    # With a meld of queens open, the top queen and the two shown go onto it at once.
+    # With a meld of queens open, the top queen goes onto it; the two naturals were only
+    # shown ("using two natural cards from hand which you show") and stay in the hand.
+    assert RULES.pile.shown_cards == "kept"
     h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC AC 4S"},
                  reserve="QC QC 2C 4D 5D 6D 7D 8D QS")
     put_meld(h, 0, "QC QC 2C")
     put_pile(h, "4D 5D 6D 7D 8D QS")
     h.apply(TakePile(cards("QH QD")))
     assert len(h.melds[0]) == 1
-    assert sorted(h.melds[0][0].cards) == sorted(cards("QC QC 2C QH QD QS"))
-    assert h.hands[0][parse_card("QS")] == 0
+    assert sorted(h.melds[0][0].cards) == sorted(cards("QC QC 2C QS"))
+    assert h.hands[0][parse_card("QH")] == 1 and h.hands[0][parse_card("QD")] == 1
+    assert h.hand_len[0] == 13 + 5
+
+
+def test_the_two_naturals_shown_make_a_new_book_with_the_top_card_when_none_is_open() -> None:
+    h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC AC 4S"},
+                 reserve="AH AD AS 4D 5D 6D 7D 8D QS")
+    put_meld(h, 0, "AH AD AS")
+    put_pile(h, "4D 5D 6D 7D 8D QS")
+    h.apply(TakePile(cards("QH QD")))
+    assert sorted(h.melds[0][-1].cards) == sorted(cards("QH QD QS"))
+    assert h.hand_len[0] == 13 - 2 + 5
 
 
 def test_all_cards_in_open_books_must_remain_visible() -> None:

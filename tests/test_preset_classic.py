@@ -613,14 +613,76 @@ def test_the_partner_going_out_must_ask_the_other_partner_for_permission() -> No
 
 
 def test_if_the_partner_agrees_you_must_be_able_to_play_the_rest_of_your_cards() -> None:
-    """A yes does not force the player out: one who cannot play every card keeps
-    playing (and discarding) as usual; the yes holds for this turn only."""
+    """"If the other partner agrees, you must be able to play the rest of the cards in
+    your hand": after a yes the player goes out; a discard before the last card is
+    refused (nothing changes), and the melds then play every card."""
+    assert RULES.going_out.ask_when_able
     hand = ready_to_go_out()
     hand.apply(AskToGoOut(), 0)
     hand.apply(AnswerGoOut(True), 2)
+    msg = refused(hand, Discard(parse_card("9C")), CannotGoOut, 0)
+    assert "play the rest of your cards" in msg
+    assert Discard(parse_card("9C")) not in hand.legal_actions()
+    hand.apply(LayDown(((parse_cards("KH KD KS")),)), 0)
+    refused(hand, Discard(parse_card("9C")), CannotGoOut, 0)
+    hand.apply(LayDown(((parse_cards("QH QD QS")),)), 0)
+    hand.apply(Discard(parse_card("9C")), 0)  # the last card may be the discard
+    assert hand.ended_by == "out" and hand.went_out == 0
+
+
+def test_asking_is_refused_when_you_cannot_play_the_rest_of_your_cards() -> None:
+    """A player who could not play every card this turn may not ask (the reason is given);
+    the hand is as it was."""
+    hand = stacked_hand(RULES, stock="JS 10C")
+    for book in BOOKS:
+        on_table(hand, 0, book)
+    put_in_foot(hand, 0, "KH KD KS QH 8D")
+    put_in_foot(hand, 2, "AH AD 5H", foot_turns=1)
+    hand.apply(Draw(), 0)  # K K K Q 8 J 10: three cards with no meld
+    msg = refused(hand, AskToGoOut(), CannotGoOut, 0)
+    assert "Ask only when you can play the rest of your cards" in msg
+    assert AskToGoOut() not in hand.legal_actions()
+
+
+def test_a_lone_card_with_no_meld_may_be_the_discard_so_asking_is_allowed() -> None:
+    hand = stacked_hand(RULES, stock="QS 10C")
+    for book in BOOKS:
+        on_table(hand, 0, book)
+    put_in_foot(hand, 0, "KH KD KS QH QD")
+    put_in_foot(hand, 2, "AH AD 5H", foot_turns=1)
+    hand.apply(Draw(), 0)  # K K K Q Q Q and a lone 10: the 10 is the discard
+    assert hand.out_this_turn_blocker(0) is None
+    hand.apply(AskToGoOut(), 0)
+    assert hand.phase == Phase.ASK
+
+
+def test_wild_cards_must_have_room_on_the_melds_to_ask() -> None:
+    hand = stacked_hand(RULES, stock="2D JK")
+    for book in BOOKS:
+        on_table(hand, 0, book)
+    put_in_foot(hand, 0, "KH KD KS 2H 2S")
+    put_in_foot(hand, 2, "AH AD 5H", foot_turns=1)
+    hand.apply(Draw(), 0)  # K K K and four wilds: three kings take two wilds at most
+    assert "wild" in (hand.out_this_turn_blocker(0) or "")
+    refused(hand, AskToGoOut(), CannotGoOut, 0)
+
+
+def test_if_the_partner_agrees_but_you_can_no_longer_go_out_you_discard_as_usual() -> None:
+    """A yes binds only while going out is still possible: a player who has made it
+    impossible (the wild played where the queens needed it) discards and plays on."""
+    hand = stacked_hand(RULES, stock="2C 9C")
+    for book in BOOKS:
+        on_table(hand, 0, book)
+    put_in_foot(hand, 0, "KH KD KS QH QD")
+    put_in_foot(hand, 2, "AH AD 5H", foot_turns=1)
+    hand.apply(Draw(), 0)  # K K K, Q Q with the 2, and the 9 to discard
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    refused(hand, Discard(parse_card("9C")), CannotGoOut, 0)
+    hand.apply(LayDown(((parse_cards("KH KD KS 2C")),)), 0)
+    assert hand.out_this_turn_blocker(0) is not None
     hand.apply(Discard(parse_card("9C")), 0)
-    assert hand.phase == Phase.DRAW and hand.actor == 1
-    assert hand.permission is None
+    assert hand.phase == Phase.DRAW and hand.permission is None
 
 
 def test_you_can_use_the_last_card_for_a_discard() -> None:

@@ -267,11 +267,25 @@ def test_no_canasta_can_contain_more_than_three_wild_cards() -> None:
     on_table(hand, 0, "6H 6D 6S")
     hand.apply(Draw(), 0)
     refused(hand, lay("QH QD QS QC 2C 2D 2H JK"), BadMeld, 0)
-    hand.apply(lay("QH QD 2C 2D 2H"), 0)  # two naturals and three wilds (Canasta's rule)
+    hand.apply(lay("QH QD QS QC 2C 2D 2H"), 0)
     msg = refused(hand, AddToMeld(1, parse_cards("JK")), BadMeld, 0)
-    assert "at most 3 wild" in msg
-    hand.apply(AddToMeld(1, parse_cards("QS QC")), 0)
+    assert "Wild cards cannot be added to a complete" in msg
     assert hand.books(0) == (0, 1, 0, 0)
+
+
+def test_two_of_the_same_and_one_wild_so_naturals_always_outnumber_wilds() -> None:
+    """"two of the same and one wild": a meld never holds as many wilds as naturals."""
+    hand = deal(hands={0: "QH QD QS 2C 2D 2H JK AH AD 9C 9D 4C 5C"}, stock="8C 8D")
+    on_table(hand, 0, "6H 6D 6S")
+    hand.apply(Draw(), 0)
+    msg = refused(hand, lay("QH QD 2C 2D JK"), BadMeld, 0)
+    assert "more natural cards than wild cards" in msg
+    refused(hand, lay("QH QD 2C 2D"), BadMeld, 0)
+    hand.apply(lay("QH QD 2C"), 0)
+    refused(hand, AddToMeld(1, parse_cards("2D 2H")), BadMeld, 0)
+    refused(hand, AddToMeld(1, parse_cards("JK")), BadMeld, 0)
+    hand.apply(AddToMeld(1, parse_cards("QS 2D")), 0)
+    assert (hand.melds[0][1].naturals, hand.melds[0][1].wilds) == (3, 2)
 
 
 # ------------------------------------------------------------- the turn
@@ -727,8 +741,10 @@ def test_a_red_3_or_wild_first_turnover_card_is_placed_back_and_another_drawn() 
         assert hand.stock[0] == parse_card(first)  # back at the bottom of the stock
     hand = deal(upcard="3H", stock="JK 2S 7C 8D")
     assert hand.pile == [parse_card("7C")] and hand.stock[-1] == parse_card("8D")
-    # a black 3 is not turned back
-    assert deal(upcard="3C").pile == [parse_card("3C")]
+    # a black 3 is not turned back, and it freezes the pile: the first player draws
+    hand = deal(upcard="3C")
+    assert hand.pile == [parse_card("3C")]
+    assert "freezes the pile" in refused(hand, TakeUpcard(), PileNotAvailable, 0)
 
 
 # ------------------------------------------------------------- scoring

@@ -19,6 +19,8 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
+    GoDown,
+    LayMeld,
     TakePile,
     TakeUpcard,
 )
@@ -36,7 +38,7 @@ from handfoot.engine import (
     PileNotAvailable,
 )
 from handfoot.game import Game
-from handfoot.rules import preset
+from handfoot.rules import Rules, preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
 from helpers import book_words, lay, refused
@@ -109,15 +111,27 @@ def test_a_meld_is_3_naturals_or_2_naturals_and_a_wild_card() -> None:
     assert [(m.naturals, m.wilds) for m in hand.melds[0][1:]] == [(3, 0), (2, 1)]
 
 
-def test_a_meld_may_grow_to_two_naturals_and_more_wilds_up_to_three() -> None:
-    """Interpretation: the sheet limits wilds only by the book's "no more than 3"."""
-    hand = deal(hands={0: "QH QD 2C JK 2D 2H AC 9D 4C 5C 6C"}, stock="8C 8D")
+def test_3_naturals_or_2_naturals_and_a_wild_so_naturals_always_outnumber_wilds() -> None:
+    """"3 naturals or 2 naturals and a wild card ... four (4) naturals with three (3) wild
+    cards": at every size a meld holds more naturals than wilds."""
+    hand = deal(hands={0: "QH QD 2C JK 2D 2H QS AC 9D 4C 5C"}, stock="8C 8D")
     on_table(hand, 0, "6H 6D 6S")
     hand.apply(Draw(), 0)
-    hand.apply(lay("QH QD 2C JK"), 0)
+    msg = refused(hand, lay("QH QD 2C JK"), BadMeld, 0)
+    assert "more natural cards than wild cards" in msg
+    refused(hand, lay("QH QD 2C 2D JK"), BadMeld, 0)
+    hand.apply(lay("QH QD 2C"), 0)
     refused(hand, AddToMeld(1, parse_cards("2D 2H")), BadMeld, 0)
-    hand.apply(AddToMeld(1, parse_cards("2D")), 0)
-    assert hand.melds[0][1].wilds == 3
+    refused(hand, AddToMeld(1, parse_cards("JK")), BadMeld, 0)
+    hand.apply(AddToMeld(1, parse_cards("QS JK")), 0)
+    assert (hand.melds[0][1].naturals, hand.melds[0][1].wilds) == (3, 2)
+
+
+def test_q_q_2_2_joker_does_not_count_toward_the_opening() -> None:
+    hand = deal(hands={0: "QH QD 2C JK 2D KH KD KS 9D 4C 5C"}, stock="8C 8D")
+    hand.apply(Draw(), 0)
+    refused(hand, lay("QH QD 2C 2D JK"), BadMeld, 0)
+    refused(hand, lay("QH QD 2C 2D JK | KH KD KS"), BadMeld, 0)
 
 
 def test_a_book_is_seven_cards_with_no_wild_worth_500_or_4_naturals_and_3_wilds_300() -> None:
@@ -218,6 +232,19 @@ def test_or_he_may_draw_and_when_finished_playing_discard() -> None:
     refused(hand, TakeUpcard(), IllegalAction, 1)  # only the starting player
 
 
+@pytest.mark.parametrize("upcard", ["3C", "3H", "2D", "JK"])
+def test_a_3_or_a_wild_turned_up_to_begin_the_discard_pile_freezes_it(upcard: str) -> None:
+    """"A card is turned up to begin the discard pile"; "A black three or a red three
+    freezes the discard pile from pickup"; "freeze the pile with a wild card": the
+    starting player may not take a 3 or a wild turned up, and must draw."""
+    hand = deal(hands={0: "QH QD QS KH KD 5S 6S 7S 9C 9D 4C"}, upcard=upcard, stock="8C 8D")
+    msg = refused(hand, TakeUpcard(), PileNotAvailable, 0)
+    assert "freezes the pile" in msg
+    assert TakeUpcard() not in hand.legal_actions()
+    hand.apply(Draw(), 0)
+    assert hand.pile == [parse_card(upcard)]
+
+
 def test_thereafter_players_draw_two_cards() -> None:
     hand = deal(stock="8C 8D 10H 10S")
     hand.apply(Draw(), 0)
@@ -281,6 +308,20 @@ def test_melding_with_the_pile_only_the_top_card_may_be_used_in_the_meld() -> No
     assert hand.hands[0][parse_card("KS")] == 0
 
 
+def test_the_two_naturals_are_shown_and_only_the_top_card_goes_on_an_open_meld() -> None:
+    """"the player must have two naturals in his/her hand ... only the top card may be
+    used in the meld": with a meld of the rank open, the top card goes onto it alone and
+    the two naturals, only shown, stay in the hand."""
+    assert RULES.pile.shown_cards == "kept"
+    hand = deal(hands={0: "QH QD KH KD KS 5S 6S 7S 9C 9D 4C"})
+    on_table(hand, 0, "QC QC 2C")
+    put_pile(hand, "4H 5H 6H 7H QS")
+    hand.apply(TakePile(parse_cards("QH QD")), 0)
+    assert sorted(hand.melds[0][0].cards) == sorted(parse_cards("QC QC 2C QS"))
+    assert hand.hands[0][parse_card("QH")] == 1 and hand.hands[0][parse_card("QD")] == 1
+    assert hand.hand_len[0] == 11 + 4
+
+
 def test_after_laying_down_he_may_play_the_other_cards_picked_up_from_the_pile() -> None:
     hand = deal(hands={0: "QH QD KH KD 2C 6S 7S 9C 9D 4C 4D"})
     put_pile(hand, "KS 8H 8D 8S QS")
@@ -342,6 +383,69 @@ def test_joker_50_deuce_and_ace_20_kings_thru_8_10_7_thru_4_5(card: str, points:
 def test_black_3s_5_points() -> None:
     s = score_team(RULES, 0, [], parse_cards("3C 3S"))
     assert s.threes == -10 and s.total == -10
+    # The preset's reading: black 3s are never melded, so they only count when held.
+    assert RULES.threes.black_melded == "never"
+    hand = deal(hands={0: "3C 3S 3C KH KD KS 9C 9D 4C 5C 6C"}, stock="8C 8D")
+    on_table(hand, 0, "AH AD AS")
+    hand.apply(Draw(), 0)
+    assert "3s cannot be melded" in refused(hand, LayMeld(parse_cards("3C 3C 3S")), BadMeld, 0)
+    assert not any(isinstance(a, LayMeld) and 4 in a.cards for a in hand.legal_actions())
+
+
+def literal_black_threes(when: str) -> Rules:
+    """A club that reads "Black 3's = 5 Points" under "EACH CARD HAS A POINT VALUE FOR
+    MELDING" literally: black 3s may be melded (``when``) and count 5 on the table."""
+    return Rules.from_toml(f'extends = "six-deck"\n[threes]\nblack_melded = "{when}"\n')
+
+
+def test_black_3s_5_points_for_melding_read_literally_a_club_may_meld_them_any_time() -> None:
+    rules = literal_black_threes("any-time")
+    assert rules.card_value[parse_card("3C")] == 5 and rules.card_value[parse_card("3H")] == 0
+    hand = stacked_hand(rules, hands={0: "3C 3S 3C 3H 2C KH KD KS QH QD QS"}, upcard="9S",
+                        stock="8C 8D")
+    hand.apply(Draw(), 0)
+    assert LayMeld(parse_cards("3C 3C 3S")) in hand.legal_actions()
+    refused(hand, LayMeld(parse_cards("3C 3S 2C")), BadMeld, 0)  # no wilds with them
+    refused(hand, LayMeld(parse_cards("3C 3S 3H")), BadMeld, 0)  # nor red 3s
+    hand.apply(LayMeld(parse_cards("3C 3C 3S")), 0)
+    hand.apply(LayMeld(parse_cards("KH KD KS")), 0)
+    refused(hand, GoDown(), OpeningTooLow, 0)  # 15 + 30 = 45 < 50
+    hand.apply(LayMeld(parse_cards("QH QD QS")), 0)
+    hand.apply(GoDown(), 0)  # 15 + 30 + 30 = 75
+    assert hand.opened[0]
+    refused(hand, AddToMeld(0, parse_cards("3H")), BadMeld, 0)
+    refused(hand, AddToMeld(0, parse_cards("2C")), BadMeld, 0)
+    s = score_team(rules, 0, [(RANK_MELD, parse_cards("3C 3C 3S"))], ())
+    assert s.table_cards == 15
+
+
+def test_black_3s_melded_only_to_go_out_as_a_house_rule() -> None:
+    rules = literal_black_threes("to-go-out")
+    hand = stacked_hand(rules, upcard="9S", stock="KC 9C")
+    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
+    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
+    put_in_foot(hand, 0, "3C 3S 3C KH KD KS")
+    put_in_foot(hand, 2, "AH AD 5H")
+    hand.apply(Draw(), 0)  # 3C 3S 3C KH KD KS KC 9C
+    msg = refused(hand, LayMeld(parse_cards("3C 3C 3S")), BadMeld, 0)
+    assert "only to go out" in msg
+    assert LayMeld(parse_cards("3C 3C 3S")) not in hand.legal_actions()
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(LayMeld(parse_cards("KH KD KS KC")), 0)
+    assert LayMeld(parse_cards("3C 3C 3S")) in hand.legal_actions()
+    hand.apply(LayMeld(parse_cards("3C 3C 3S")), 0)  # the 9 is left to discard
+    hand.apply(Discard(parse_card("9C")), 0)
+    assert hand.ended_by == "out"
+    assert score_hand(hand)[0].table_cards == 35 + 130 + 40 + 15  # the black 3s count 5 each
+
+
+def test_black_3s_melded_only_to_go_out_are_no_part_of_an_opening() -> None:
+    rules = literal_black_threes("to-go-out")
+    hand = stacked_hand(rules, hands={0: "3C 3S 3C KH KD KS QH QD QS 4C 5C"}, upcard="9S",
+                        stock="8C 8D")
+    hand.apply(Draw(), 0)
+    assert "opening" in refused(hand, LayMeld(parse_cards("3C 3C 3S")), BadMeld, 0)
 
 
 def test_red_threes_500_points_when_left_in_hand_or_foot() -> None:

@@ -432,14 +432,42 @@ def test_with_less_than_five_cards_in_the_pile_the_lesser_number_is_picked_up() 
 
 
 def test_the_top_card_must_be_played_on_the_table() -> None:
-    # With a meld of the rank already open, the top card (and the pair) go on it.
+    # With a meld of the rank already open, the top card goes on it; the pair was only
+    # shown ("must have 2 like cards ... in their hand") and stays in the hand.
+    assert RULES.pile.shown_cards == "kept"
     h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC"}, reserve="QC QC 2C 4D 5D 6D 7D QS")
     put_meld(h, 0, "QC QC 2C")
     put_pile(h, "4D 5D 6D 7D QS")
     h.apply(TakePile(cards("QH QD")))
     assert len(h.melds[0]) == 1
-    assert sorted(h.melds[0][0].cards) == sorted(cards("QC QC 2C QH QD QS"))
-    assert h.hands[0][parse_card("QS")] == 0
+    assert sorted(h.melds[0][0].cards) == sorted(cards("QC QC 2C QS"))
+    assert h.hands[0][parse_card("QH")] == 1 and h.hands[0][parse_card("QD")] == 1
+    assert h.hand_len[0] == 11 + 4
+    # the whole table saw the pair
+    assert h.known[0][parse_card("QH")] == 1 and h.known[0][parse_card("QD")] == 1
+
+
+def test_the_pair_is_shown_and_may_be_played_now_or_during_a_later_turn() -> None:
+    """"The player must have 2 like cards (a pair) ... in their hand that matches the top
+    discard ... The player must play ... the top card. The remaining cards may be played
+    now or during a later turn": the pair may follow the top card, or stay in the hand."""
+    h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC"}, reserve="QC QC 2C 4D 5D 6D 7D QS")
+    put_meld(h, 0, "QC QC 2C")
+    put_pile(h, "4D 5D 6D 7D QS")
+    h.apply(TakePile(cards("QH QD")))
+    h.apply(AddToMeld(0, cards("QH")))
+    h.apply(Discard(parse_card("4C")))
+    assert h.hands[0][parse_card("QD")] == 1 and h.melds[0][0].size == 5
+
+
+def test_with_no_open_meld_of_the_rank_the_top_card_starts_one_with_the_pair() -> None:
+    h = new_hand(hands={0: "QH QD 4C 5C 6C 7C 8C 9C 10C JC KC"},
+                 reserve="AC AD AH 4D 5D 6D 7D QS")
+    put_meld(h, 0, "AC AD AH")
+    put_pile(h, "4D 5D 6D 7D QS")
+    h.apply(TakePile(cards("QH QD")))
+    assert sorted(h.melds[0][-1].cards) == sorted(cards("QH QD QS"))
+    assert h.hands[0][parse_card("QH")] == 0
 
 
 def test_the_remaining_cards_may_be_played_now_or_during_a_later_turn() -> None:
@@ -585,7 +613,8 @@ def test_with_the_books_a_player_in_the_foot_goes_out_by_melding_the_last_card()
     h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
     h.apply(AddToMeld(meld_index(h, 0, "5S"), cards("5S")))
     h.apply(AddToMeld(meld_index(h, 0, "6S"), cards("6S")))  # no discard needed
-    assert (h.over, h.ended_by, h.went_out) == (True, "out", 0)
+    # Out of cards, the turn is over; the hand is not (play goes on until the stock is drawn).
+    assert (h.over, h.went_out, h.hand_len[0], h.actor) == (False, 0, 0, 1)
 
 
 def test_going_out_needs_no_partners_permission() -> None:
@@ -597,7 +626,7 @@ def test_going_out_needs_no_partners_permission() -> None:
     h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
     h.apply(AddToMeld(meld_index(h, 0, "5S"), cards("5S")))
     h.apply(Discard(parse_card("6S")))  # going out with a discard is also fine
-    assert (h.ended_by, h.went_out) == ("out", 0)
+    assert (h.over, h.went_out, h.hand_len[0], h.actor) == (False, 0, 0, 1)
 
 
 def test_play_continues_until_the_draw_pile_is_gone() -> None:
@@ -612,6 +641,64 @@ def test_play_continues_until_the_draw_pile_is_gone() -> None:
     assert h.stock == [] and turns == 182 // 2
     assert len(h.pile) == turns  # the player who drew the last cards still discarded
     assert_refused(h, Draw(), WrongPhase)
+
+
+def test_play_should_continue_so_going_out_does_not_end_the_hand() -> None:
+    """"play should continue to gain all points possible", "The game ends when all cards
+    from the draw pile have been drawn": a player who has played every card of hand and
+    foot keeps taking turns (drawing, melding, discarding) until the stock is gone."""
+    assert RULES.going_out.hand_ends == "stock-drawn"
+    h = foot_hand(dirty=3)
+    h.apply(lay("8C 8D 8H 8S"))
+    h.apply(lay("9C 9D 9H 9S"))
+    h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
+    h.apply(AddToMeld(meld_index(h, 0, "5S"), cards("5S")))
+    h.apply(AddToMeld(meld_index(h, 0, "6S"), cards("6S")))
+    assert not h.over and h.went_out == 0 and h.hand_len[0] == 0 and h.in_foot[0]
+    stock = len(h.stock)
+    for seat in (1, 2, 3):
+        assert h.actor == seat
+        h.apply(Draw())
+        h.apply(Discard(h.hand_cards(seat)[0]))
+    # Seat 0 takes its turn again: it draws two cards and plays them.
+    assert h.actor == 0 and h.phase == Phase.DRAW
+    assert_refused(h, Discard(parse_card("6S")), WrongPhase)
+    h.apply(Draw())
+    assert h.hand_len[0] == 2 and len(h.stock) == stock - 8
+    h.apply(Discard(h.hand_cards(0)[0]))
+    assert h.hand_len[0] == 1 and h.actor == 1
+    play_out(h)
+    assert h.ended_by == "stock" and h.stock == [] and h.went_out == 0
+
+
+def test_after_going_out_the_canastas_are_still_needed_to_play_a_last_card() -> None:
+    """The two red and three black canastas are what a player needs to play their last
+    card."""
+    h = foot_hand(dirty=2)
+    h.apply(lay("8C 8D 8H 8S"))
+    h.apply(lay("9C 9D 9H 9S"))
+    h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
+    assert_refused(h, AddToMeld(meld_index(h, 0, "5S"), cards("5S")), CannotGoOut)
+    assert h.went_out is None
+
+
+def test_no_points_for_going_out_even_when_the_stock_ends_the_hand() -> None:
+    h = foot_hand(dirty=3)
+    h.apply(lay("8C 8D 8H 8S"))
+    h.apply(lay("9C 9D 9H 9S"))
+    h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
+    h.apply(AddToMeld(meld_index(h, 0, "5S"), cards("5S")))
+    h.apply(Discard(parse_card("6S")))
+    play_out(h)
+    assert h.ended_by == "stock" and h.went_out == 0
+    assert [s.going_out for s in score_hand(h)] == [0, 0]
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_bots_play_a_texas_hand_on_until_the_stock_is_drawn(bot: str) -> None:
+    from handfoot.arena import play, seat_bots
+    game = play(Game(RULES, seed=5), seat_bots(RULES, [bot], 3))
+    assert game.results[0].ended_by == "stock"
 
 
 def test_the_game_ends_when_all_cards_from_the_draw_pile_have_been_drawn() -> None:
@@ -631,7 +718,8 @@ def test_no_points_are_awarded_for_going_out() -> None:
     h.apply(AddToMeld(meld_index(h, 0, "4S"), cards("4S")))
     h.apply(AddToMeld(meld_index(h, 0, "5S"), cards("5S")))
     h.apply(Discard(parse_card("6S")))
-    assert h.ended_by == "out"
+    assert h.went_out == 0
+    h.call_time()  # stand the hand here to count it
     us = score_hand(h)[0]
     assert us.going_out == 0
     # table: books Q 70, K 70, A 170, J 90, 10 120; melds 4s 20, 5s 20, 6s 15, 7s 20,

@@ -98,6 +98,7 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
     rng = random.Random(seed)
     deck = Counter(full_deck(game.rules))
     actions = 0
+    gave_up, gave_up_turn = False, (0, -1)
     while not game.over:
         hand = game.hand
         legal = game.legal_actions()
@@ -121,7 +122,23 @@ def play_randomly(game: Game, seed: int, check_every: int = 1) -> int:
                     game.apply(bad)
                 assert str(refused.value)  # a message for the player
                 assert snapshot(hand) == before
-        game.apply(rng.choice(legal))
+        moves = list(legal)
+        turn = (hand.hand_number, hand.turn_number)
+        if turn != gave_up_turn:
+            gave_up = False
+        backs = [m for m in moves if isinstance(m, TakeBack)]
+        if gave_up and backs:
+            choice: Action = backs[-1]
+        else:
+            if gave_up and not hand.opened[hand.team_of[hand.actor]]:
+                # as the random bot: a turn that gave up an opening lays out no more
+                moves = [m for m in moves if not isinstance(m, LayMeld)] or moves
+            choice = rng.choice(moves)
+        if isinstance(choice, TakeBack):
+            # Laying out and taking back at random wanders for a very long time (the
+            # walk back to no melds laid out is long): once one is taken back, all are.
+            gave_up, gave_up_turn = True, turn
+        game.apply(choice)
         actions += 1
         assert actions < MAX_ACTIONS, "the game did not end"
     return actions
@@ -188,7 +205,8 @@ def make_rules(draw: st.DrawFn, seats: int, teams: int, size: int, upcard: bool,
                   if upcard else "no"),
         pile=Pile(take_min=take_min, take_max=take_max, min_size=draw(st.sampled_from([1, 5])),
                   before_opening=draw(st.sampled_from(["never", "with-opening"])),
-                  show=tuple(show), wild_freezes_until_taken=draw(st.booleans())),
+                  show=tuple(show), wild_freezes_until_taken=draw(st.booleans()),
+                  shown_cards=draw(st.sampled_from(["melded", "kept"]))),
         meld=MeldRules(max_wilds=draw(st.integers(1, 3)),
                        naturals_exceed_wilds=draw(st.booleans()),
                        one_open_meld_per_rank=draw(st.booleans()),
@@ -196,16 +214,20 @@ def make_rules(draw: st.DrawFn, seats: int, teams: int, size: int, upcard: bool,
                        burn_wilds=draw(st.booleans()), sequences=sequences,
                        wild_melds=wild_melds,
                        wild_meld_blocks_wilds=wild_melds and draw(st.booleans())),
-        threes=Threes(red=draw(st.sampled_from(["discard", "board"]))),
+        threes=Threes(red=draw(st.sampled_from(["discard", "board"])),
+                      black_melded=draw(st.sampled_from(["never", "to-go-out", "any-time"]))),
         going_out=GoingOut(
             clean_books=draw(st.integers(0, 2)), dirty_books=draw(st.integers(0, 2)),
             wild_books=1 if wild_melds and draw(st.booleans()) else 0,
             sequence_books=1 if sequences and draw(st.booleans()) else 0,
-            clean_counts_as_dirty=draw(st.booleans()), permission=draw(st.booleans()),
+            clean_counts_as_dirty=draw(st.booleans()),
+            permission=(permission := draw(st.booleans())),
+            ask_when_able=permission and draw(st.booleans()),
             discard=draw(st.sampled_from(["optional", "required", "forbidden"])),
             partners=draw(st.sampled_from(["none", "in-foot", "played-from-foot"])),
             stock_out=draw(st.sampled_from(["end-hand", "reshuffle-pile"])),
-            reshuffles=draw(st.integers(0, 2))),
+            reshuffles=draw(st.integers(0, 2)),
+            hand_ends=draw(st.sampled_from(["going-out", "stock-drawn"]))),
         scores=Scores(),
     )
     return rules

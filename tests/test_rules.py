@@ -57,6 +57,11 @@ def test_a_wrong_type_is_refused_by_name() -> None:
      r"time_warning_minutes must be less"),
     ("[turn]\ndraw = 1\n[going_out]\nstock_out = \"reshuffle-pile\"\n",
      r"going_out\.reshuffles: with one card drawn a turn"),
+    ("[going_out]\nhand_ends = \"never\"\n", r"going_out\.hand_ends = 'never' is not one of"),
+    ("[pile]\nshown_cards = \"hidden\"\n", r"pile\.shown_cards = 'hidden' is not one of"),
+    ("[threes]\nblack_melded = \"always\"\n", r"threes\.black_melded = 'always' is not one of"),
+    ("[going_out]\npermission = false\nask_when_able = true\n",
+     r"going_out\.ask_when_able needs going_out\.permission"),
 ])
 def test_inconsistent_combinations_are_refused_by_name(toml: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):

@@ -490,6 +490,19 @@ def test_the_other_partner_has_picked_up_his_foot_before_one_goes_out(name: str)
         score_sheet(data)
 
 
+def test_in_texas_the_player_who_went_out_may_hold_cards_drawn_since() -> None:
+    """texas-good-sam plays on until the stock is drawn: the player who went out kept
+    drawing, so may hold cards at the end (never a foot); going out is worth nothing."""
+    texas = (EXAMPLES / "texas-good-sam.toml").read_text("utf-8")
+    marked = texas.replace('name = "North"           # went out: nothing left',
+                           'name = "North"\nwent_out = true\nhand = "9C 4D"')
+    assert marked != texas
+    teams = score_text(marked, "toml")[1]
+    assert teams[0].held_cards == -(15 + 10 + 5) and teams[0].going_out == 0
+    with pytest.raises(ScoreSheetError, match="went out but still holds"):
+        score_text(marked.replace('hand = "9C 4D"', 'foot = "9C 4D"'), "toml")
+
+
 def test_where_no_rule_asks_for_the_partner_in_the_foot_an_unplayed_foot_is_fine() -> None:
     texas = (EXAMPLES / "texas-good-sam.toml").read_text("utf-8")
     # Texas (000) asks only for the canastas: a partner may never have reached the foot.

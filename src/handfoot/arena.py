@@ -100,12 +100,21 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def hand_turns(result: HandResult) -> int:
-    """Turns played in a hand: each ends with a discard or an "end", or with going out."""
+    """Turns played in a hand: each begins with a draw (or the pile, or the upcard) and
+    ends with a discard or an "end", or with going out (which, where play goes on until
+    the stock is drawn, ends only the turn); a turn cut short by time is not counted."""
+    starts = ("draw", "take-pile", "take-upcard")
     enders = ("discard", "end-turn")
-    turns = sum(1 for _, a in result.actions if a.kind in enders)
-    if result.ended_by == "out" and result.actions and result.actions[-1][1].kind not in enders:
-        turns += 1
-    return turns
+    turns = 0
+    open_turn = False
+    for _, a in result.actions:
+        if a.kind in starts:
+            turns += open_turn  # the turn before ended by going out, without a discard
+            open_turn = True
+        elif a.kind in enders and open_turn:
+            turns += 1
+            open_turn = False
+    return turns + (open_turn and result.ended_by != "time")
 
 
 # ------------------------------------------------------------------ one deal

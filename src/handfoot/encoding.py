@@ -110,6 +110,8 @@ class MoveCodec:
         if mr.wild_melds:
             for t in range(k, -1, -1):
                 yield (*(0,) * t, *(JOKER,) * (k - t))
+        if rules.threes.black_melded != "never":
+            yield (self.card_class[4],) * k  # black 3s, where the rules let them be melded
 
     def _all_shows(self) -> list[Shape]:
         """What may be shown to take the pile, as positions among the top card's rank's

@@ -156,6 +156,11 @@ class Pile:
     #: a wild discarded into the pile freezes it until it is taken: while a wild lies in
     #: it, only a natural pair takes it
     wild_freezes_until_taken: bool = False
+    #: the cards shown to take it: "melded" (they go to the table with the top card), or
+    #: "kept" (only shown: when the team has an open meld of the top card's rank, the top
+    #: card alone goes onto it and the shown cards stay in the hand; with none, the top
+    #: card starts a new meld with them)
+    shown_cards: str = "melded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +184,11 @@ class Threes:
     #: "discard": red 3s are held or discarded like black 3s; "board": laid on the
     #: team's board at once and replaced by a card from the stock
     red: str = "discard"
+    #: black 3s melded (3♣ 3♠ only, never with wilds or red 3s): "never", "to-go-out" (only
+    #: in the play that goes out: after it the player holds no card, or one to discard
+    #: or meld to go out; the team must have gone down), or "any-time"; melded, a black
+    #: 3 counts what it would cost held (``scores.black_three_held``), as a plus
+    black_melded: str = "never"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +211,14 @@ class GoingOut:
     #: how many times the pile may be reshuffled into a new stock in one hand (0: as often
     #: as needed; with two or more cards drawn a turn, a hand always ends anyway)
     reshuffles: int = 0
+    #: what ends a hand: "going-out" (a player going out ends it), or "stock-drawn" (only
+    #: the stock: a player who goes out keeps taking turns, drawing and melding, with the
+    #: same books needed to play a last card, until the stock has been drawn)
+    hand_ends: str = "going-out"
+    #: asking to go out says "I can go out now": it is refused unless the player can play
+    #: every card this turn (keeping one to discard where wished), and after a yes the
+    #: player must go out (no discard but the last card, while going out is still possible)
+    ask_when_able: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +360,8 @@ class Rules:
                 held[c] = self.scores.red_three_held
             elif is_black_three(c):
                 held[c] = self.scores.black_three_held
+                if self.threes.black_melded != "never":
+                    table[c] = abs(self.scores.black_three_held)
             else:
                 table[c] = by_rank[rank_of(c)]
                 held[c] = -table[c]
@@ -462,6 +482,7 @@ class Rules:
             raise RulesError(
                 f"pile.take_min = {pile.take_min} is more than pile.take_max = {pile.take_max}")
         _choice("pile.before_opening", pile.before_opening, ("never", "with-opening"))
+        _choice("pile.shown_cards", pile.shown_cards, ("melded", "kept"))
         if not pile.show:
             raise RulesError("pile.show: list at least one way to take the pile")
         for way in pile.show:
@@ -480,6 +501,8 @@ class Rules:
         if m.wild_meld_blocks_wilds and not m.wild_melds:
             raise RulesError("meld.wild_meld_blocks_wilds needs meld.wild_melds = true")
         _choice("threes.red", self.threes.red, ("discard", "board"))
+        _choice("threes.black_melded", self.threes.black_melded,
+                ("never", "to-go-out", "any-time"))
         if go.wild_books and not m.wild_melds:
             raise RulesError("going_out.wild_books needs meld.wild_melds = true")
         if go.sequence_books and not m.sequences:
@@ -489,6 +512,9 @@ class Rules:
         _choice("going_out.discard", go.discard, ("optional", "required", "forbidden"))
         _choice("going_out.partners", go.partners, ("none", "in-foot", "played-from-foot"))
         _choice("going_out.stock_out", go.stock_out, ("end-hand", "reshuffle-pile"))
+        _choice("going_out.hand_ends", go.hand_ends, ("going-out", "stock-drawn"))
+        if go.ask_when_able and not go.permission:
+            raise RulesError("going_out.ask_when_able needs going_out.permission = true")
         if go.reshuffles < 0:
             raise RulesError("going_out.reshuffles cannot be negative")
         min_draw = min((t.draw, *t.draw_by_hand))

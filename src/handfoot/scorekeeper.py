@@ -273,6 +273,8 @@ def _players(rules: Rules, team: dict[str, Any], where: str, team_went_out: bool
         raise ScoreSheetError(f"{where} lists {len(players)} players; a team has "
                               f"{rules.team_size} in {rules.name}")
     holding = 0
+    # Where play goes on until the stock is drawn, the player who went out drew again.
+    plays_on = rules.going_out.hand_ends == "stock-drawn"
     for i, player in enumerate(players):
         pw = f"{where}, player {i + 1}"
         if not isinstance(player, dict):
@@ -287,7 +289,7 @@ def _players(rules: Rules, team: dict[str, Any], where: str, team_went_out: bool
             raise ScoreSheetError(f"{pw}: went_out is true or false")
         hand = _cards(player.get("hand"), f"{pw}, hand")
         foot = _cards(player.get("foot"), f"{pw}, foot")
-        if player.get("went_out") and (hand or foot):
+        if player.get("went_out") and (foot or (hand and not plays_on)):
             raise ScoreSheetError(f"{pw} went out but still holds "
                                   f"{format_cards([*hand, *foot])}; a player who went out "
                                   "has no cards left")
@@ -300,7 +302,7 @@ def _players(rules: Rules, team: dict[str, Any], where: str, team_went_out: bool
             holding += 1
         held.extend(hand)
         held.extend(foot)
-    if team_went_out and holding == rules.team_size:
+    if team_went_out and holding == rules.team_size and not plays_on:
         raise ScoreSheetError(f"{where} went out, but every one of its players still holds "
                               "cards; the player who went out has none (write no hand and "
                               "no foot for them)")

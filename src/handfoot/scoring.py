@@ -178,6 +178,8 @@ def score_hand(hand: Hand) -> list[TeamScore]:
                 exact += 1
         melds = [(m.kind, m.cards) for m in hand.melds[team]]
         out.append(score_team(rules, team, melds, held, len(hand.red_threes[team]),
-                              went_out=hand.ended_by == "out" and went_out_team == team,
+                              went_out=went_out_team == team and (
+                                  hand.ended_by == "out"
+                                  or rules.going_out.hand_ends == "stock-drawn"),
                               exact_grabs=exact))
     return out

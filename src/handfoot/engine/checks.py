@@ -36,6 +36,7 @@ from handfoot.cards import (
     Card,
     format_card,
     format_cards,
+    is_black_three,
     is_three,
 )
 from handfoot.engine.errors import (
@@ -189,8 +190,12 @@ class CheckedHand(HandState):
         size = rules.book_size
         complete = meld.size >= size
         threes = [c for c in cards if is_three(c)]
-        if threes:
-            raise BadMeld(f"3s cannot be melded ({format_cards(threes)}).")
+        black_meld = meld.kind == RANK_MELD and meld.rank == 3
+        if threes and not (black_meld and all(is_black_three(c) for c in threes)):
+            raise BadMeld(f"3s cannot be melded ({format_cards(threes)})." if not black_meld
+                          else f"Only black 3s go on a meld of black 3s ({format_cards(cards)}).")
+        if black_meld and len(threes) != len(cards):
+            raise BadMeld("Only black 3s go on a meld of black 3s (no wild cards).")
         added_wilds = sum(1 for c in cards if WILD[c])
         if meld.kind == WILD_MELD:
             if added_wilds != len(cards):
@@ -263,6 +268,9 @@ class CheckedHand(HandState):
         if action is not None:
             after = self.clone()
             after.push(action)
+            # Where going out does not end the hand it ends the turn, and with it the
+            # partner's answer: the answer given this turn is what counts.
+            after.permission = self.permission
         why = after.go_out_blocker(seat)
         if left == 0:
             if why:
@@ -298,6 +306,129 @@ class CheckedHand(HandState):
         except IllegalAction:
             return False
         return True
+
+    def out_this_turn_blocker(self, seat: int) -> str | None:
+        """Why ``seat`` cannot play every card it holds this turn (keeping one to discard
+        where the rules let it), in words, or None if it can. The reading, checked in
+        polynomial time: the naturals of each rank go onto the team's meld of that rank
+        (open or complete), or else make a new meld (with at least the naturals a meld
+        needs, and the wilds it needs to reach its smallest size); every wild goes onto
+        a meld that still has room for it (as many as the rules allow beside the naturals
+        it will hold, while it is not yet complete); at most one card, which cannot be
+        melded, is the discard. The books needed are checked separately (already down)."""
+        rules = self.rules
+        hand = self.hands[seat]
+        team = self.team_of[seat]
+        rule = rules.going_out.discard
+        cards = [c for c in range(NUM_CARDS) if hand[c]]
+        options: list[Card | None] = [] if rule == "required" else [None]
+        if rule != "forbidden":
+            seen: set[int] = set()
+            for c in cards:
+                if rules.card_class[c] not in seen:
+                    seen.add(rules.card_class[c])
+                    options.append(c)
+        why = "you hold no cards"
+        for keep in options:
+            counts = hand[:]
+            if keep is not None:
+                counts[keep] -= 1
+            why_not = self._placement_blocker(team, counts)
+            if why_not is None:
+                return None
+            why = why_not
+        return why
+
+    def _placement_blocker(self, team: int, counts: list[int]) -> str | None:
+        """Why ``counts`` cannot all be melded onto the team's table this turn, or None."""
+        mr = self.rules.meld
+        size = mr.book_size
+        melds = self.melds[team]
+        threes = [c for c in range(4, 8) if counts[c] and not self._meldable_three(c)]
+        if threes:
+            return f"3s cannot be melded ({format_cards(threes)})"
+        wilds = sum(counts[c] for c in range(NUM_CARDS) if WILD[c])
+        need = room = 0
+        for rank in range(3, 15):
+            base = (rank - 2) * 4
+            n = sum(counts[base:base + 4]) if rank != 3 else counts[4] + counts[7]
+            same = [m for m in melds if m.kind == RANK_MELD and m.rank == rank]
+            if rank == 3:  # black 3s melded: no wilds on them
+                if n and not same and n < mr.min_size:
+                    return f"{format_cards([4] * n)}: too few black 3s for a meld"
+                continue
+            open_ = [m for m in same if m.size < size]
+            if open_:
+                m = open_[-1]
+                room += self._wild_room(m.naturals + n, m.wilds, m.size)
+                continue
+            if n == 0:
+                continue
+            if same and (n < mr.min_size or (mr.books_per_rank
+                                               and len(same) >= mr.books_per_rank)):
+                continue  # burned on a complete book
+            if n < mr.min_naturals:
+                return f"a single {RANK_WORDS[rank][:-1]} has no meld to go on"
+            cap = min(mr.max_wilds, n - 1 if mr.naturals_exceed_wilds else mr.max_wilds)
+            low = max(0, mr.min_size - n)
+            if low > cap:
+                return f"the {RANK_WORDS[rank]} cannot make a meld"
+            need += low
+            room += cap - low
+        for m in melds:
+            if m.kind == RANK_MELD and m.size >= size and mr.burn_wilds:
+                room += self._wild_room(m.naturals, m.wilds, 0)
+            elif m.kind == WILD_MELD and m.size < size:
+                room += size - m.size
+        if mr.wild_melds and wilds - need >= mr.min_size:
+            room += size
+        if need > wilds:
+            return "there are too few wild cards for the melds your cards need"
+        if wilds - need > room:
+            return "your wild cards have no room on your melds"
+        return None
+
+    def _wild_room(self, naturals: int, wilds: int, size_before: int) -> int:
+        """How many more wilds a meld of ``naturals`` naturals (once all are added) and
+        ``wilds`` wilds can take, added before the naturals where that leaves more room
+        (``size_before``: its size now; 0 for a meld that takes wilds when complete)."""
+        mr = self.rules.meld
+        k = 0
+        while True:
+            w = wilds + k + 1
+            if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= naturals):
+                return k
+            if size_before:
+                now = size_before - wilds  # the naturals already in it
+                least = max(now, w + 1 if mr.naturals_exceed_wilds else now)
+                if least + w - 1 >= mr.book_size:
+                    return k
+            k += 1
+
+    def _meldable_three(self, c: Card) -> bool:
+        return self.rules.threes.black_melded != "never" and is_black_three(c)
+
+    def _check_black_threes(self, seat: int, melds: Sequence[Sequence[Card]], left: int) -> None:
+        """Where black 3s may be melded only to go out: a play with black 3s must leave
+        the player, in the foot and down, no card or one (the emptying rule then checks
+        that the player may go out)."""
+        if self.rules.threes.black_melded != "to-go-out":
+            return
+        if not any(is_black_three(c) for cards in melds for c in cards):
+            return
+        if not self.opened[self.team_of[seat]]:
+            raise BadMeld("Black 3s may be melded only to go out, once your team has gone "
+                          "down: they cannot be part of an opening.")
+        if left > 1 or not self.in_foot[seat]:
+            raise BadMeld("Black 3s may be melded only to go out: meld them with your last "
+                          "cards.")
+
+    def must_go_out(self, seat: int) -> bool:
+        """Whether ``seat``, whose partner agreed to going out where asking says "I can go
+        out now" (``going_out.ask_when_able``), must go on to go out: it holds more than
+        one card and can still play them all this turn."""
+        return (self.rules.going_out.ask_when_able and self.permission is True
+                and self.hand_len[seat] > 1 and self.out_this_turn_blocker(seat) is None)
 
     def _stuck(self, seat: int) -> bool:
         """A player in the foot left with one card who may neither go out nor discard it
@@ -384,7 +515,11 @@ class CheckedHand(HandState):
             raise PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
         pending = Pending()
-        if target is not None:  # the team has this meld on the table, so it has opened
+        if target is not None and rules.shown_cards == "kept" and shown:
+            # The shown cards stay in the hand: the top card alone goes onto the meld.
+            self._check_held(shown, self.hands[seat])
+            used = [0] * NUM_CARDS
+        elif target is not None:  # the team has this meld on the table, so it has opened
             meld = self.melds[team][target]
             complete = meld.size >= self.rules.meld.book_size
             check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,
@@ -407,6 +542,7 @@ class CheckedHand(HandState):
             raise CardsNotHeld(f"You do not hold {missing}.")
         if not opened:
             self._check_opening(team, pending)
+            self._check_black_threes(seat, action.opening, 0)
         left = self.hand_len[seat] - sum(used) + count - 1
         self._check_emptying(seat, left, False, action)
 
@@ -460,6 +596,12 @@ class CheckedHand(HandState):
                     raise IllegalAction("These rules do not let you take the upcard.")
                 if self.turn_number != 0 or len(self.pile) != 1:
                     raise IllegalAction("The upcard may be taken only on the first turn.")
+                if is_three(self.pile[0]) or WILD[self.pile[0]]:
+                    # "A black three or a red three freezes the discard pile from pickup";
+                    # a wild freezes it too (six-deck, samba): the upcard alone as well.
+                    raise PileNotAvailable(
+                        f"The upcard ({format_card(self.pile[0])}) freezes the pile: "
+                        "it cannot be taken.")
             return
         if phase == _DRAW:
             if isinstance(action, TakeBack) and staging:
@@ -471,10 +613,13 @@ class CheckedHand(HandState):
             # Melds laid out before drawing, to open with the pile: checked as below.
         if isinstance(action, LayMeld):
             self._check_held(action.cards, self.hands[p])
+            left = self.hand_len[p] - len(action.cards)
             if not opened:
                 self._check_stage(team, action.cards)
+                self._check_black_threes(p, (action.cards,), left)
                 return
             self._check_new_meld(team, action.cards, *self._table_state(team))
+            self._check_black_threes(p, (action.cards,), left)
             self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
             return
         if isinstance(action, AddToMeld):
@@ -482,6 +627,7 @@ class CheckedHand(HandState):
                 raise IllegalAction("Your team must open before adding to melds.")
             self._check_add(team, action.meld, action.cards)
             self._check_held(action.cards, self.hands[p])
+            self._check_black_threes(p, (action.cards,), self.hand_len[p] - len(action.cards))
             if opened:
                 self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
             return
@@ -515,6 +661,7 @@ class CheckedHand(HandState):
                 raise CardsNotHeld(f"You do not hold {missing}.")
             if not opened:
                 self._check_opening(team, pending)
+            self._check_black_threes(p, action.melds, self.hand_len[p] - sum(pending.used))
             self._check_emptying(p, self.hand_len[p] - sum(pending.used), False, action)
             return
         if staging:
@@ -526,10 +673,16 @@ class CheckedHand(HandState):
                 name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
                 raise CardsNotHeld(f"You do not hold {name}.")
             self._check_emptying(p, self.hand_len[p] - 1, True)
+            if self.must_go_out(p):
+                raise CannotGoOut("Your partner agreed to your going out: play the rest of "
+                                  "your cards (the last one may be your discard).")
             return
         if isinstance(action, EndTurn):
             if not self.may_end_turn and not self._stuck(p):
                 raise IllegalAction("End your turn with a discard.")
+            if self.must_go_out(p):
+                raise CannotGoOut("Your partner agreed to your going out: play the rest of "
+                                  "your cards.")
             return
         if isinstance(action, AskToGoOut):
             if not self.rules.going_out.permission or self.rules.individuals:
@@ -544,6 +697,11 @@ class CheckedHand(HandState):
             why = self.partners_missing(p)
             if why:
                 raise CannotGoOut(f"You cannot go out yet: {why}.")
+            if self.rules.going_out.ask_when_able:
+                why = self.out_this_turn_blocker(p)
+                if why:
+                    raise CannotGoOut("Ask only when you can play the rest of your cards "
+                                      f"this turn: {why}.")
             return
         raise IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
 

@@ -21,6 +21,7 @@ from handfoot.cards import (
     WILD,
     Card,
     format_cards,
+    is_red_three,
     is_three,
 )
 from handfoot.engine.errors import BadMeld
@@ -156,10 +157,18 @@ def classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
     naturals = [c for c in cards if NATURAL[c]]
     threes = [c for c in cards if is_three(c)]
     if threes:
-        raise BadMeld(f"3s cannot be melded ({format_cards(threes)}).")
+        black = rule_set.threes.black_melded != "never"
+        if not black or any(is_red_three(c) for c in threes):
+            which = "red 3s" if black else "3s"
+            raise BadMeld(f"{which[:1].upper()}{which[1:]} cannot be melded "
+                          f"({format_cards([c for c in threes if black <= is_red_three(c)])}).")
+        if len(threes) != len(cards):
+            raise BadMeld("A meld of black 3s holds black 3s only (no wild cards, no others).")
     if len(cards) < rules.min_size:
         raise BadMeld(f"A meld needs at least {rules.min_size} cards; "
                       f"{format_cards(cards)} is {len(cards)}.")
+    if threes:
+        return RANK_MELD, 3, -1
     if not naturals:
         if not rules.wild_melds:
             raise BadMeld("Wild cards cannot make a meld of their own in these rules.")

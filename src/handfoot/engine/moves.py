@@ -48,7 +48,7 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import JOKER, NUM_CARDS, Card
+from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, is_three
 from handfoot.engine.checks import CheckedHand
 from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
 from handfoot.engine.state import Phase
@@ -175,7 +175,8 @@ class Hand(CheckedHand):
             else:
                 out.append(DRAW)
                 if (self.rules.turn.first_turn_upcard != "no" and self.turn_number == 0
-                        and len(self.pile) == 1):
+                        and len(self.pile) == 1 and not is_three(self.pile[0])
+                        and not WILD[self.pile[0]]):
                     out.append(TAKE_UPCARD)
             if self.pile_blocker(p) is None:
                 self._pile_moves(p, out)
@@ -194,7 +195,7 @@ class Hand(CheckedHand):
         if (go.permission and not self.rules.individuals and not self.asked
                 and self.in_foot[p] and self.is_legal(ASK)):
             out.append(ASK)
-        if self.may_end_turn or self._stuck(p):
+        if (self.may_end_turn or self._stuck(p)) and not self.must_go_out(p):
             out.append(END_TURN)
         hand = self.hands[p]
         if self.in_foot[p] and self.hand_len[p] == 1 \
@@ -204,7 +205,7 @@ class Hand(CheckedHand):
             return out
         cls = self.rules.card_class
         seen = [False] * NUM_CARDS
-        for c in range(NUM_CARDS):
+        for c in range(NUM_CARDS) if not self.must_go_out(p) else ():
             if hand[c]:
                 k = cls[c]
                 if not seen[k]:
@@ -256,6 +257,13 @@ class Hand(CheckedHand):
             if cores is None:
                 cores = memo[key] = self._cores(rank, wild_sets, usable)
             out.extend(cores)
+        black = [c for c in (4, 7) for _ in range(hand[c])]
+        if (len(black) >= k and rules.threes.black_melded != "never"
+                and not (mr.one_open_meld_per_rank and open_ranks.get(3, 0))):
+            # Black 3s melded (threes.black_melded): few moves, each checked in full.
+            move = _lay(tuple(black[:k]))
+            if self.is_legal(move):
+                out.append(move)
         if mr.sequences:
             for suit in range(4):
                 run: list[Card] = []
@@ -281,7 +289,10 @@ class Hand(CheckedHand):
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
-            if kind == RANK_MELD:
+            if kind == RANK_MELD and m.rank == 3:  # black 3s: only black 3s go on
+                if black and self.is_legal(_add(i, black[0])):
+                    out.append(_add(i, black[0]))
+            elif kind == RANK_MELD:
                 for members in rank_classes[m.rank]:
                     for c in members:
                         if hand[c]:

@@ -504,12 +504,21 @@ class HandState:
             # Taken with a meld of that rank on the board: the top card joins the last one.
             target = max(i for i, m in enumerate(self.melds[team])
                          if m.kind == RANK_MELD and m.rank == RANK[top])
-        if target is not None:
+        if target is not None and self.rules.pile.shown_cards == "kept":
+            # The shown cards were only shown: the top card alone joins the meld.
+            self.melds[team][target].add([top])
+            self.table_version[team] += 1
+            known = self.known[seat]
+            for c in action.shown:  # the whole table saw them
+                known[c] = max(known[c], action.shown.count(c))
+            self.known_version += 1
+        elif target is not None:
             self.melds[team][target].add([top, *action.shown])
             self.table_version[team] += 1
+            self._remove(seat, action.shown)
         else:
             self._new_meld(team, [top, *action.shown])
-        self._remove(seat, action.shown)
+            self._remove(seat, action.shown)
         for cards in sorted(action.opening, key=meld_order):
             self._new_meld(team, list(cards))
             self._remove(seat, cards)
@@ -567,6 +576,14 @@ class HandState:
             self._end_hand("stock")
 
     def _go_out(self, seat: int) -> None:
+        if self.rules.going_out.hand_ends == "stock-drawn":
+            # Play goes on until the stock is drawn: the turn ends, and the player, now
+            # without cards, draws again next turn. The first to go out is remembered.
+            if self.went_out is None:
+                self.went_out = seat
+            if self.phase != _OVER:
+                self._end_turn(seat)
+            return
         self.went_out = seat
         self._end_hand("out")
 
