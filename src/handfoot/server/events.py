@@ -57,7 +57,9 @@ from handfoot.club.standings import (
     standings,
 )
 from handfoot.club.store import ClubStore
+from handfoot.fair import new_secret
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.server.guard import RateLimits, client_address
 from handfoot.server.http import ApiError, json_body
 from handfoot.server.store import Store
 from handfoot.server.tables import (
@@ -174,7 +176,12 @@ class EventService:
     """The club events of one server process."""
 
     def __init__(self, store: Store, manager: Manager, public_url: str = "",
-                 minute: float = 60.0) -> None:
+                 minute: float = 60.0, limits: RateLimits | None = None,
+                 address_header: str = "") -> None:
+        self.limits = limits or RateLimits()
+        self.address_header = address_header
+        #: the session cookie is Secure when the public address is https
+        self.secure = public_url.lower().startswith("https://")
         self.store = store
         self.manager = manager
         self.club = ClubStore(store.url)
@@ -221,13 +228,23 @@ class EventService:
             raise EventApiError("Please log in with the event's password first.", 401)
         return event
 
-    def _throttle(self, key: str, who: str) -> None:
+    def _throttle(self, key: str, who: str) -> float:
+        """Count this try before the password is checked (with no wait between the
+        check and the count, so that concurrent tries cannot slip past the limit); the
+        try is forgotten if the password is right. Returns the try's mark."""
         now = time.monotonic()
         tries = [t for t in self.failures.get((key, who), []) if now - t < LOGIN_WINDOW]
         self.failures[(key, who)] = tries
         if len(tries) >= LOGIN_TRIES:
             raise EventApiError("Too many wrong passwords. Please wait a minute and try "
                                 "again.", 429)
+        tries.append(now)
+        return now
+
+    def _forget_try(self, key: str, who: str, mark: float) -> None:
+        tries = self.failures.get((key, who), [])
+        with contextlib.suppress(ValueError):
+            tries.remove(mark)
 
     def online_tables(self, event: Event) -> dict[tuple[int, int], str]:
         """(round, table) -> the server table playing it (the latest started)."""
@@ -549,7 +566,8 @@ class EventService:
             raise EventApiError(f"There is no computer player called {level!r}; the levels "
                                 f"are {', '.join(levels())}.")
         seed_value = data.get("seed")
-        seed = (random.SystemRandom().randrange(2**31) if seed_value in (None, "")
+        # without a seed, the deals come from a secret nobody sees while it is played
+        seed = (None if seed_value in (None, "")
                 else _int(data, "seed", "The seed", None, 0, 2**62))
         rules = event.table_rules(t)
         seats: list[dict[str, Any]] = []
@@ -561,7 +579,8 @@ class EventService:
                           "computer": s in computer})
             invites.append({"seat": s, "name": event.name_of(pid), "computer": s in computer,
                             "token": tok})
-        tid = self.store.create_table(rules.name, rules.to_toml(), seed, seats)
+        tid = self.store.create_table(rules.name, rules.to_toml(), seed or 0, seats,
+                                      secret=new_secret() if seed is None else None)
         self.store.tag_event_table(tid, event.name, rnd, t.number)
         table = self.manager.load(tid)
         assert table is not None
@@ -583,6 +602,9 @@ class EventService:
         seats[seat]["token_hash"] = token_hash(tok)
         self.store.set_seats(table.id, seats)
         table.row = dataclasses.replace(table.row, seats=seats)
+        # the old link stops acting at once, on a socket opened with it too
+        self.manager.close_seat(table, seat, "This invite link was replaced; ask the "
+                                "organiser for the new one.")
         return {"seat": seat, "name": seats[seat].get("name", ""),
                 "url": self._invite(request, table.id, tok)}
 
@@ -743,7 +765,7 @@ class EventService:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    return await json_body(request, MAX_BODY, json_only=True)
+    return await json_body(request, MAX_BODY)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -792,10 +814,20 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
     async def api_events(request: Request) -> Response:
         if request.method == "POST":
             data = await _body(request)
-            event, token = svc.create(data)
+            who = client_address(request, svc.address_header)
+            if not svc.limits.take("events", who):
+                raise EventApiError("Too many events were created from here (at most "
+                                    f"{svc.limits.events} an hour from one address); please "
+                                    "try again later.", 429)
+            try:
+                # the password's hash is slow on purpose: worked out off the event loop
+                event, token = await asyncio.to_thread(svc.create, data)
+            except BaseException:
+                svc.limits.give_back("events", who)
+                raise
             key = event_key(event.name)
             resp = JSONResponse({"key": key, "name": event.name})
-            _set_cookie(resp, key, token)
+            _set_cookie(resp, key, token, svc.secure)
             return resp
         out = []
         for name in svc.club.names():
@@ -819,19 +851,18 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
     async def api_login(request: Request) -> Response:
         key = request.path_params["key"]
         event = svc.event(key)
-        who = request.client.host if request.client else "?"
-        svc._throttle(key, who)
+        who = client_address(request, svc.address_header)
         data = await _body(request)
         password = data.get("password")
+        mark = svc._throttle(key, who)  # counted before the hash, taken back if right
         ok = isinstance(password, str) and len(password) < 1000 and await asyncio.to_thread(
             svc.club.check_password, event.name, password)
         if not ok:
-            svc.failures.setdefault((key, who), []).append(time.monotonic())
             raise EventApiError("That is not the password of this event. Please try "
                                 "again.", 403)
-        svc.failures.pop((key, who), None)
+        svc._forget_try(key, who, mark)
         resp = JSONResponse({"ok": True, "name": event.name})
-        _set_cookie(resp, key, svc.club.new_session(event.name))
+        _set_cookie(resp, key, svc.club.new_session(event.name), svc.secure)
         return resp
 
     @_answer
@@ -958,6 +989,8 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
     ]
 
 
-def _set_cookie(resp: Response, key: str, token: str) -> None:
+def _set_cookie(resp: Response, key: str, token: str, secure: bool = False) -> None:
+    """The organiser's session: HttpOnly, SameSite=Strict, and Secure when the server is
+    reached over HTTPS (its public address says so)."""
     resp.set_cookie(cookie_name(key), token, max_age=24 * 3600, path="/", httponly=True,
-                    samesite="strict")
+                    samesite="strict", secure=secure)

@@ -1,0 +1,160 @@
+"""Engine and computer-player work off the server's event loop, in processes.
+
+The event loop only moves messages; anything that may take long runs here:
+
+* computer players decide in a pool of processes sized to the machine
+  (``os.cpu_count()``), each decision within a time budget (past it, the worker's alarm
+  interrupts the player and the first legal action is played instead: a table never
+  waits for ever);
+* the legal actions a person is shown, and rebuilding a table from its log, run in a
+  second, small pool, so that a person never waits behind the computers.
+
+A thread would not help: the interpreter lock would keep the loop waiting. The worker
+processes start fresh (``forkserver``/``spawn``), lower their priority for the
+computers' pool, and hold no state: every call carries what it needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from types import FrameType
+from typing import Any, TypeVar
+
+from handfoot.actions import Action, action_from_json, action_to_json
+from handfoot.bots import Bot
+from handfoot.fair import KeyedRandom
+from handfoot.game import Game
+from handfoot.rules import Rules
+from handfoot.views import View
+
+T = TypeVar("T")
+
+#: lay-downs (and additions, pick-ups) listed in one state message
+MAX_LEGAL = 200
+#: seconds a computer player may think about one decision
+DECISION_BUDGET = 10.0
+
+
+class OutOfTime(Exception):
+    """A computer player's time budget ran out."""
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise OutOfTime
+
+
+def _bot_worker_init() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(5)  # people's work (the other pool, the loop) comes first
+
+
+def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
+           ) -> tuple[Action, Bot, bool]:
+    """The bot's choice within ``budget`` seconds (else the first legal action), the bot
+    as it is after choosing (its generator moved on) and whether it ran out of time."""
+    timer = hasattr(signal, "setitimer") and budget > 0
+    if timer:
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        try:
+            return bot.choose(view, legal), bot, False
+        finally:
+            if timer:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    except OutOfTime:
+        return next(iter(legal)), bot, True
+
+
+def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL) -> list[dict[str, Any]]:
+    """Every kind of legal action; the many lay-downs, additions and pick-ups only up to
+    ``limit`` each (the engine checks any other selection when it is sent)."""
+    out: list[dict[str, Any]] = []
+    many: dict[str, int] = {}
+    for a in legal:
+        if a.kind in ("lay-down", "add", "take-pile"):
+            many[a.kind] = many.get(a.kind, 0) + 1
+            if many[a.kind] > limit:
+                continue
+        out.append(action_to_json(a))
+    return out
+
+
+def make_game(rules: Rules, seed: int | None, secret: str | None) -> Game:
+    """A table's game before any action: from its secret if it has one, else its seed."""
+    if secret:
+        return Game(rules, None, rng=KeyedRandom(secret))
+    return Game(rules, seed)
+
+
+def rebuild(rules_toml: str, seed: int | None, secret: str | None,
+            actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
+            ) -> Game:
+    """A table's game after the actions of its log (time called after ``time_seq``)."""
+    rules = Rules.from_toml(rules_toml)
+    game = make_game(rules, seed, secret)
+    for i, (seat, action) in enumerate(actions):
+        if time_seq == i:
+            game.call_time()
+        game.apply(action_from_json(action), seat)
+    if time_seq == len(actions):
+        game.call_time()
+    return game
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class Work:
+    """The two pools of one server process (made on first use, closed with the server)."""
+
+    def __init__(self, bot_workers: int | None = None) -> None:
+        self.bot_workers = bot_workers or max(1, os.cpu_count() or 1)
+        self._bots: Executor | None = None
+        self._people: Executor | None = None
+        self.decisions = 0
+        self.out_of_time = 0
+
+    def _pool(self, which: str) -> Executor:
+        if which == "bots":
+            if self._bots is None:
+                self._bots = ProcessPoolExecutor(self.bot_workers, mp_context=_context(),
+                                                 initializer=_bot_worker_init)
+            return self._bots
+        if self._people is None:
+            self._people = ProcessPoolExecutor(1, mp_context=_context())
+        return self._people
+
+    async def run(self, which: str, func: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(which), func, *args)
+
+    async def decide(self, bot: Bot, view: View | None, legal: Sequence[Action],
+                     budget: float = DECISION_BUDGET) -> tuple[Action, Bot]:
+        action, bot, late = await self.run("bots", decide, bot, view, legal, budget)
+        self.decisions += 1
+        self.out_of_time += late
+        return action, bot
+
+    async def legal(self, legal: Sequence[Action]) -> list[dict[str, Any]]:
+        return await self.run("people", list_legal, legal)
+
+    async def rebuild(self, rules_toml: str, seed: int | None, secret: str | None,
+                      actions: Sequence[tuple[int | None, dict[str, Any]]],
+                      time_seq: int | None) -> Game:
+        return await self.run("people", rebuild, rules_toml, seed, secret, list(actions),
+                              time_seq)
+
+    def close(self) -> None:
+        for pool in (self._bots, self._people):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._bots = self._people = None
