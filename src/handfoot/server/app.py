@@ -415,11 +415,14 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         seat = conn.seat
         if seat is None:
             return {"type": "error", "message": "Spectators cannot play; open your invite link."}
-        # the invite link may have been revoked since the socket opened
+        # the invite link may have been revoked since the socket opened (here, or by
+        # another server process sharing the database)
+        if kind in ("action", "computer"):
+            await asyncio.to_thread(manager.refresh_seats, table)
         if conn.token is None or table.seat_of_token(conn.token) != seat:
             message = "This invite link was replaced; ask the organiser for the new one."
-            conn.push({"type": "error", "fatal": True, "message": message})
-            conn.drop(message, code=4403)
+            conn.drop(message, code=4403,
+                      farewell={"type": "error", "fatal": True, "message": message})
             return None
         if kind == "computer":
             on = msg.get("on")

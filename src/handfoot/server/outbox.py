@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -40,6 +41,7 @@ class Connection:
         self.dropped = False
         self.why = ""
         self.task: asyncio.Task[None] | None = None
+        self.closing: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self.task is None:
@@ -61,27 +63,35 @@ class Connection:
     async def send(self, msg: dict[str, Any]) -> None:
         self.push(msg)
 
-    def drop(self, why: str, code: int = 1008) -> None:
-        """Stop sending to this client and close its socket (in the background)."""
+    def drop(self, why: str, code: int = 1008, farewell: dict[str, Any] | None = None
+             ) -> None:
+        """Stop sending to this client and close its socket (in the background), after
+        a last message if one is given."""
         if self.dropped:
             return
         self.dropped, self.why = True, why
         self.queue.clear()
         self.ready.set()
-        if self._close is not None:
-            close = self._close
-            task = asyncio.get_running_loop().create_task(self._closing(close, code, why))
-            _background.add(task)
-            task.add_done_callback(_background.discard)
+        task = asyncio.get_running_loop().create_task(self._closing(code, farewell))
+        self.closing = task
+        _background.add(task)
+        task.add_done_callback(_background.discard)
 
-    async def _closing(self, close: Close, code: int, why: str) -> None:
-        with contextlib.suppress(Exception, asyncio.TimeoutError):
-            await asyncio.wait_for(close(code, why), self.send_timeout)
-        if self.task is not None and not self.task.done():
+    async def _closing(self, code: int, farewell: dict[str, Any] | None) -> None:
+        if self.task is not None and not self.task.done() \
+                and self.task is not asyncio.current_task():
             self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        if farewell is not None and self._send_text is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._send_text(json.dumps(farewell)),
+                                       self.send_timeout)
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._close(code, self.why), self.send_timeout)
 
     async def _run(self) -> None:
-        import json
         try:
             while not self.dropped:
                 await self.ready.wait()
@@ -104,7 +114,11 @@ class Connection:
             pass
 
     async def stop(self) -> None:
-        """The client left: stop the sending task."""
+        """The client left (or was dropped): stop the sending task, once the last
+        message of a drop has gone out."""
+        if self.closing is not None and self.closing is not asyncio.current_task():
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(self.closing), 2 * self.send_timeout)
         self.dropped = True
         self.ready.set()
         if self.task is not None and self.task is not asyncio.current_task():

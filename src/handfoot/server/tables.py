@@ -381,13 +381,20 @@ class Manager:
                 continue
             conn.push(message_for(table, conn.seat, legal if conn.seat == actor else None))
 
+    def refresh_seats(self, table: LiveTable) -> None:
+        """Read the table's seats again (another server process may have changed them:
+        a new invite link, a seat handed to the computer)."""
+        row = self.store.table(table.id)
+        if row is not None and row.seats != table.row.seats:
+            table.row = dataclasses.replace(table.row, seats=row.seats)
+
     def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
         """The seat's invite link was revoked: close the sockets opened with it."""
         for conn in list(table.connections):
             if conn.seat == seat and (conn.token is None
                                       or table.seat_of_token(conn.token) != seat):
-                conn.push({"type": "error", "fatal": True, "message": message})
-                conn.drop(message, code=4403)
+                conn.drop(message, code=4403,
+                          farewell={"type": "error", "fatal": True, "message": message})
 
     # ------------------------------------------------------------ computers
     def set_computer(self, table: LiveTable, seat: int, on: bool) -> None:
