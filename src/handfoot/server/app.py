@@ -502,12 +502,13 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
 
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "") -> None:
+          address_header: str = "", decision_budget: float = 10.0) -> None:
     import uvicorn
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"handfoot: open http://{shown}:{port}/ in your browser "
           f"(database: {db_url}; stop with Ctrl+C); club events at "
           f"http://{shown}:{port}/events", flush=True)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
-                     limits=limits, address_header=address_header)
+                     limits=limits, address_header=address_header,
+                     work=Work(budget=decision_budget))
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)

@@ -14,7 +14,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         events=args.limit_events)
     serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
           minute=args.minute_seconds, public_url=args.public_url, limits=limits,
-          address_header=args.address_header)
+          address_header=args.address_header, decision_budget=args.decision_budget)
     return 0
 
 
@@ -39,6 +39,9 @@ def add_serve_parser(sub: Any) -> None:
                    help="rule sets one address may save in an hour (60; 0: no limit)")
     p.add_argument("--limit-events", type=int, default=10, metavar="N",
                    help="club events one address may create in an hour (10; 0: no limit)")
+    p.add_argument("--decision-budget", type=float, default=10.0, metavar="SECONDS",
+                   help="the longest a computer player may think about one move (10); "
+                        "past it, it plays its first legal move")
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

@@ -6,8 +6,9 @@ The event loop only moves messages; anything that may take long runs here:
   (``os.cpu_count()``), each decision within a time budget (past it, the worker's alarm
   interrupts the player and the first legal action is played instead: a table never
   waits for ever);
-* the legal actions a person is shown, and rebuilding a table from its log, run in a
-  second, small pool, so that a person never waits behind the computers.
+* the legal actions a person is shown (listed within a time budget too), and
+  rebuilding a table from its log, run in a second, small pool, so that a person never
+  waits behind the computers.
 
 A thread would not help: the interpreter lock would keep the loop waiting. The worker
 processes start fresh (``forkserver``/``spawn``), lower their priority for the
@@ -39,6 +40,9 @@ T = TypeVar("T")
 MAX_LEGAL = 200
 #: seconds a computer player may think about one decision
 DECISION_BUDGET = 10.0
+#: seconds the legal actions shown to a person may take to list
+LISTING_BUDGET = 2.0
+PEOPLE_WORKERS = 2
 
 
 class OutOfTime(Exception):
@@ -72,17 +76,31 @@ def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
         return next(iter(legal)), bot, True
 
 
-def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL) -> list[dict[str, Any]]:
+def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL,
+               budget: float = LISTING_BUDGET) -> list[dict[str, Any]]:
     """Every kind of legal action; the many lay-downs, additions and pick-ups only up to
-    ``limit`` each (the engine checks any other selection when it is sent)."""
+    ``limit`` each (the engine checks any other selection when it is sent). Listing
+    stops after ``budget`` seconds with what it has (a hand of dozens of cards has
+    millions of lay-downs)."""
     out: list[dict[str, Any]] = []
     many: dict[str, int] = {}
-    for a in legal:
-        if a.kind in ("lay-down", "add", "take-pile"):
-            many[a.kind] = many.get(a.kind, 0) + 1
-            if many[a.kind] > limit:
-                continue
-        out.append(action_to_json(a))
+    timer = hasattr(signal, "setitimer") and budget > 0
+    if timer:
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        try:
+            for a in legal:
+                if a.kind in ("lay-down", "add", "take-pile"):
+                    many[a.kind] = many.get(a.kind, 0) + 1
+                    if many[a.kind] > limit:
+                        continue
+                out.append(action_to_json(a))
+        finally:
+            if timer:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    except OutOfTime:
+        pass
     return out
 
 
@@ -116,8 +134,10 @@ def _context() -> Any:
 class Work:
     """The two pools of one server process (made on first use, closed with the server)."""
 
-    def __init__(self, bot_workers: int | None = None) -> None:
+    def __init__(self, bot_workers: int | None = None,
+                 budget: float = DECISION_BUDGET) -> None:
         self.bot_workers = bot_workers or max(1, os.cpu_count() or 1)
+        self.budget = budget
         self._bots: Executor | None = None
         self._people: Executor | None = None
         self.decisions = 0
@@ -130,16 +150,16 @@ class Work:
                                                  initializer=_bot_worker_init)
             return self._bots
         if self._people is None:
-            self._people = ProcessPoolExecutor(1, mp_context=_context())
+            self._people = ProcessPoolExecutor(PEOPLE_WORKERS, mp_context=_context())
         return self._people
 
     async def run(self, which: str, func: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(which), func, *args)
 
-    async def decide(self, bot: Bot, view: View | None, legal: Sequence[Action],
-                     budget: float = DECISION_BUDGET) -> tuple[Action, Bot]:
-        action, bot, late = await self.run("bots", decide, bot, view, legal, budget)
+    async def decide(self, bot: Bot, view: View | None, legal: Sequence[Action]
+                     ) -> tuple[Action, Bot]:
+        action, bot, late = await self.run("bots", decide, bot, view, legal, self.budget)
         self.decisions += 1
         self.out_of_time += late
         return action, bot
