@@ -22,7 +22,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from types import FrameType
 from typing import Any, TypeVar
@@ -53,6 +53,21 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise OutOfTime
 
 
+@contextlib.contextmanager
+def _budget(seconds: float) -> Iterator[None]:
+    """Raise :class:`OutOfTime` in the block after ``seconds`` of this process's CPU
+    time (not the wall clock: a busy machine does not cut the work short)."""
+    timer = hasattr(signal, "setitimer") and seconds > 0
+    if timer:
+        signal.signal(signal.SIGPROF, _alarm)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 def _bot_worker_init() -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(5)  # people's work (the other pool, the loop) comes first
@@ -62,18 +77,20 @@ def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
            ) -> tuple[Action, Bot, bool]:
     """The bot's choice within ``budget`` seconds (else the first legal action), the bot
     as it is after choosing (its generator moved on) and whether it ran out of time."""
-    timer = hasattr(signal, "setitimer") and budget > 0
-    if timer:
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, budget)
-    try:
+    with _budget(budget):
         try:
             return bot.choose(view, legal), bot, False
-        finally:
-            if timer:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-    except OutOfTime:
-        return next(iter(legal)), bot, True
+        except OutOfTime:
+            pass
+    return next(_each(legal)), bot, True
+
+
+def _each(legal: Sequence[Action]) -> Iterator[Action]:
+    """The legal actions one at a time (the engine's lazy list builds the whole list
+    before giving the first; the state it answers from gives them as it finds them)."""
+    state = getattr(legal, "seat_state", None)
+    each = getattr(state, "iter_legal_actions", None)
+    return iter(each()) if each is not None else iter(legal)
 
 
 def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL,
@@ -84,23 +101,13 @@ def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL,
     millions of lay-downs)."""
     out: list[dict[str, Any]] = []
     many: dict[str, int] = {}
-    timer = hasattr(signal, "setitimer") and budget > 0
-    if timer:
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, budget)
-    try:
-        try:
-            for a in legal:
-                if a.kind in ("lay-down", "add", "take-pile"):
-                    many[a.kind] = many.get(a.kind, 0) + 1
-                    if many[a.kind] > limit:
-                        continue
-                out.append(action_to_json(a))
-        finally:
-            if timer:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-    except OutOfTime:
-        pass
+    with _budget(budget), contextlib.suppress(OutOfTime):
+        for a in _each(legal):
+            if a.kind in ("lay-down", "add", "take-pile"):
+                many[a.kind] = many.get(a.kind, 0) + 1
+                if many[a.kind] > limit:
+                    continue
+            out.append(action_to_json(a))
     return out
 
 
