@@ -27,7 +27,7 @@ from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
-from handfoot.server.store import SeqTaken, Store, TableRow
+from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow
 from handfoot.server.work import Work, make_game
 from handfoot.views import public_view, seat_view
 
@@ -238,7 +238,18 @@ class Manager:
     def _catch_up(self, table: LiveTable) -> None:
         """Apply the actions other writers logged after ours (none with one process),
         calling time where it was called."""
-        for a in self.store.actions(table.id, after=table.seq - 1):
+        self._apply_logged(table, self.store.actions(table.id, after=table.seq - 1))
+
+    async def _acatch_up(self, table: LiveTable) -> None:
+        """:meth:`_catch_up`, reading the log in a thread (the loop never waits for the
+        database)."""
+        self._apply_logged(table, await asyncio.to_thread(self.store.actions, table.id,
+                                                          table.seq - 1))
+
+    def _apply_logged(self, table: LiveTable, logged: list[ActionRow]) -> None:
+        for a in logged:
+            if a.seq < table.seq:
+                continue
             self._time_point(table)
             table.game.apply(action_from_json(a.action), a.seat)
             table.seq = a.seq + 1
@@ -322,17 +333,20 @@ class Manager:
     async def act(self, table: LiveTable, seat: int, action: Action) -> None:
         """Verify, log, apply and broadcast; raises the engine's IllegalAction."""
         async with table.lock:
-            self._act_locked(table, seat, action)
+            await self._act_locked(table, seat, action)
         await self.broadcast(table)
         self.kick_bots(table)
 
-    def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+    async def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+        """Verify, log (committed in a thread: the loop does not wait for the disk) and
+        apply, with the table's lock held."""
         table.used = time.monotonic()
         for _ in range(5):
-            self._catch_up(table)
+            await self._acatch_up(table)
             table.game.verify(action, seat)
             try:
-                self.store.append_action(table.id, table.seq, seat, action_to_json(action))
+                await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
+                                        action_to_json(action))
             except SeqTaken:
                 continue
             table.game.push(action)
@@ -417,7 +431,7 @@ class Manager:
             while not self.closing and not table.game.over and table.is_bot(table.game.actor):
                 await asyncio.sleep(self.bot_delay)
                 async with table.lock:
-                    self._catch_up(table)
+                    await self._acatch_up(table)
                     game = table.game
                     if game.over or not table.is_bot(game.actor):
                         break
@@ -428,7 +442,7 @@ class Manager:
                     # the lock keeps the game still meanwhile
                     action, bot = await self.work.decide(bot, view, game.legal_actions())
                     table.bots[seat] = (level, bot)
-                    self._act_locked(table, seat, action)
+                    await self._act_locked(table, seat, action)
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise
