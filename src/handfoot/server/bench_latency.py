@@ -3,7 +3,7 @@
 ``python -m handfoot.server.bench_latency`` starts ``handfoot serve`` on 127.0.0.1 with
 a throwaway SQLite database (or uses one already running on 127.0.0.1 with
 ``--port``), starts ``--tables`` tables of four computer players at ``--level``, lets
-them play, and meanwhile plays a table of four people itself (drawing, then
+them play (a table whose game is over is replaced), and meanwhile plays a table of four people itself (drawing, then
 discarding), timing each action from sending it to receiving the new state on that
 seat's socket. The measure is the discards: the push after a draw also lists the
 drawer's legal moves, which for the long hands these people end up holding is the
@@ -23,6 +23,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from typing import Any
 
@@ -49,18 +50,57 @@ class Attached(ServerProcess):
 
 def measure(server: ServerProcess, tables: int, level: str, rules: str, actions: int,
             seconds: float, warmup: float) -> dict[str, Any]:
-    for i in range(tables):
-        server.post("/api/tables", {"rules": rules, "seed": 1000 + i, "seats": [
-            {"kind": "bot", "level": level}] * 4})
-    out = server.post("/api/tables", {"rules": rules, "seed": 7,
-                                      "seats": [{"kind": "human"}] * 4})
-    tid = out["id"]
-    tokens = {i["seat"]: i["token"] for i in out["invites"]}
-    clients = {s: Client(server, tid, t) for s, t in tokens.items()}
+    seeds = iter(range(1000, 10**6))
+
+    def computers() -> str:
+        return str(server.post("/api/tables", {"rules": rules, "seed": next(seeds), "seats": [
+            {"kind": "bot", "level": level}] * 4})["id"])
+
+    playing = [computers() for _ in range(tables)]
+    stop = threading.Event()
+
+    def keep_playing() -> None:
+        """A table of computers whose game is over is replaced by a new one."""
+        while not stop.wait(2.0):
+            for k, tid in enumerate(playing):
+                if server.get(f"/api/tables/{tid}")["over"]:
+                    playing[k] = computers()
+
+    keeper = threading.Thread(target=keep_playing, daemon=True)
+    keeper.start()
     took: list[float] = []  # the turns' last actions (discards)
     every: list[float] = []
     time.sleep(warmup)  # the computers get going
     deadline = time.monotonic() + seconds
+    game = 0
+    try:
+        while len(every) < actions and time.monotonic() < deadline:
+            game += 1  # a table of people, again when its game is over
+            _people(server, rules, 6 + game, actions, deadline, took, every)
+    finally:
+        stop.set()
+        keeper.join(30)
+    return {"tables": tables, "level": level, "rules": rules,
+            **_summary("", took), **_summary("all_", every)}
+
+
+def _summary(prefix: str, seconds: list[float]) -> dict[str, Any]:
+    ms = [t * 1000 for t in seconds]
+    return {f"{prefix}actions": len(ms),
+            f"{prefix}median_ms": round(statistics.median(ms), 1) if ms else None,
+            f"{prefix}p95_ms": round(percentile(ms, 95), 1),
+            f"{prefix}p99_ms": round(percentile(ms, 99), 1),
+            f"{prefix}max_ms": round(max(ms), 1) if ms else None}
+
+
+def _people(server: ServerProcess, rules: str, seed: int, actions: int, deadline: float,
+            took: list[float], every: list[float]) -> None:
+    """Play a table of four people until its game is over (or enough is measured)."""
+    out = server.post("/api/tables", {"rules": rules, "seed": seed,
+                                      "seats": [{"kind": "human"}] * 4})
+    tid = out["id"]
+    tokens = {i["seat"]: i["token"] for i in out["invites"]}
+    clients = {s: Client(server, tid, t) for s, t in tokens.items()}
     try:
         st = clients[0].state()
         while len(every) < actions and time.monotonic() < deadline:
@@ -84,17 +124,6 @@ def measure(server: ServerProcess, tables: int, level: str, rules: str, actions:
     finally:
         for c in clients.values():
             c.close()
-    return {"tables": tables, "level": level, "rules": rules,
-            **_summary("", took), **_summary("all_", every)}
-
-
-def _summary(prefix: str, seconds: list[float]) -> dict[str, Any]:
-    ms = [t * 1000 for t in seconds]
-    return {f"{prefix}actions": len(ms),
-            f"{prefix}median_ms": round(statistics.median(ms), 1) if ms else None,
-            f"{prefix}p95_ms": round(percentile(ms, 95), 1),
-            f"{prefix}p99_ms": round(percentile(ms, 99), 1),
-            f"{prefix}max_ms": round(max(ms), 1) if ms else None}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -70,7 +70,7 @@ def _budget(seconds: float) -> Iterator[None]:
 
 def _bot_worker_init() -> None:
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(5)  # people's work (the other pool, the loop) comes first
+        os.nice(10)  # people's work (the other pool, the loop) comes first
 
 
 def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
