@@ -3,14 +3,14 @@
 ``python -m handfoot.server.bench_latency`` starts ``handfoot serve`` on 127.0.0.1 with
 a throwaway SQLite database (or uses one already running on 127.0.0.1 with
 ``--port``), starts ``--tables`` tables of four computer players at ``--level``, lets
-them play (a table whose game is over is replaced), and meanwhile plays a table of four people itself (drawing, then
-discarding), timing each action from sending it to receiving the new state on that
-seat's socket. The measure is the discards: the push after a draw also lists the
-drawer's legal moves, which for the long hands these people end up holding is the
-engine's own cost (one meld at a time fixes it), not the load of the other tables.
-It prints the median, 95th and 99th percentile and the worst, for the discards and for
-every action, and exits within ``--seconds`` (plus start-up). Only 127.0.0.1 is ever
-contacted.
+them play (a table whose game is over is replaced), and meanwhile plays tables of four
+people itself (drawing, then discarding), timing each action from sending it to
+receiving the new state on that seat's socket. The measure is the discards: the push
+after a draw also lists the drawer's legal moves, which for the long hands these people
+end up holding is the engine's own cost (one meld at a time fixes it), not the load of
+the other tables. It prints the median, 95th and 99th percentile and the worst, for the
+discards and for every action, and exits within ``--seconds`` (plus start-up). Only
+127.0.0.1 is ever contacted.
 
     python -m handfoot.server.bench_latency --tables 20 --level hard --actions 300
 """
