@@ -35,7 +35,8 @@ from handfoot.engine import IllegalAction
 from handfoot.fair import new_secret
 from handfoot.records import commitments_json, dumps, game_record, replay
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
-from handfoot.server.events import EventService, event_routes
+from handfoot.server.event_routes import event_routes
+from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
 from handfoot.server.outbox import Connection
