@@ -120,13 +120,13 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
         who = client_address(request, svc.address_header)
         data = await _body(request)
         password = data.get("password")
-        mark = svc._throttle(key, who)  # counted before the hash, taken back if right
+        svc._throttle(key, who)  # counted before the hash, forgotten if right
         ok = isinstance(password, str) and len(password) < 1000 and await asyncio.to_thread(
             svc.club.check_password, event.name, password)
         if not ok:
             raise EventApiError("That is not the password of this event. Please try "
                                 "again.", 403)
-        svc._forget_try(key, who, mark)
+        svc.failures.pop((key, who), None)  # the right password: a clean slate
         resp = JSONResponse({"ok": True, "name": event.name})
         _set_cookie(resp, key, svc.club.new_session(event.name), svc.secure)
         return resp

@@ -227,10 +227,10 @@ class EventService:
             raise EventApiError("Please log in with the event's password first.", 401)
         return event
 
-    def _throttle(self, key: str, who: str) -> float:
+    def _throttle(self, key: str, who: str) -> None:
         """Count this try before the password is checked (with no wait between the
         check and the count, so that concurrent tries cannot slip past the limit); the
-        try is forgotten if the password is right. Returns the try's mark."""
+        tries are forgotten if the password is right."""
         now = time.monotonic()
         tries = [t for t in self.failures.get((key, who), []) if now - t < LOGIN_WINDOW]
         self.failures[(key, who)] = tries
@@ -238,12 +238,6 @@ class EventService:
             raise EventApiError("Too many wrong passwords. Please wait a minute and try "
                                 "again.", 429)
         tries.append(now)
-        return now
-
-    def _forget_try(self, key: str, who: str, mark: float) -> None:
-        tries = self.failures.get((key, who), [])
-        with contextlib.suppress(ValueError):
-            tries.remove(mark)
 
     def online_tables(self, event: Event) -> dict[tuple[int, int], str]:
         """(round, table) -> the server table playing it (the latest started)."""
