@@ -354,6 +354,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         async def close(code: int, reason: str) -> None:
             await ws.close(code)
 
+        manager.kick_bots(table)  # a table unloaded while idle: its computers go on
         conn = Connection(seat, ws.send_text, close, token)
         conn.start()
         table.connections.append(conn)

@@ -395,6 +395,17 @@ class EventService:
         return {"name": me.name, "rounds": out}
 
     def _online_json(self, tid: str) -> dict[str, Any] | None:
+        live = self.manager.live.get(tid)
+        row = self.store.table(tid) if live is None else None
+        if live is None and row is not None and row.result is not None:
+            # finished and not in memory: its summary, without rebuilding the game
+            r = row.result
+            return {"table_id": tid, "over": True, "hand_number": r["hand_number"],
+                    "totals": r["totals"], "time_called": bool(r.get("time_called")),
+                    "started": True, "notice": "",
+                    "seats": [{"name": s.get("name", ""),
+                               "computer": bool(s["kind"] == "bot" or s.get("computer")),
+                               "connected": False} for s in row.seats]}
         try:
             table = self.manager.load(tid)
         except Exception:  # a log that no longer replays: shown as such, the rest goes on

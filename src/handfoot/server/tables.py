@@ -265,7 +265,8 @@ class Manager:
         g = table.game
         self.store.set_result(table.id, {"totals": list(g.totals),
                                          "winners": list(g.winners), "seq": table.seq,
-                                         "hand_number": g.hand_number})
+                                         "hand_number": g.hand_number,
+                                         "time_called": g.time_called})
         for hook in self.on_over:
             try:
                 hook(table)
