@@ -84,7 +84,9 @@ def play_simply(client: Client, seat: int, turns: int, timeout: float = 30.0) ->
 def test_a_socket_that_never_reads_does_not_freeze_the_table(
         sqlite_url: str) -> None:  # noqa: F811
     with ServerProcess(sqlite_url, bot_delay=0.02) as server:
-        out = server.post("/api/tables", {"rules": "texas-good-sam", "seed": 11, "seats": [
+        # six decks: the states grow long enough to fill what the kernel buffers for a
+        # socket that never reads (the code before froze the table at about 270 actions)
+        out = server.post("/api/tables", {"rules": "six-deck", "seed": 11, "seats": [
             {"kind": "human"}, {"kind": "bot", "level": "easy"},
             {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
         tid, token = out["id"], out["invites"][0]["token"]
@@ -92,13 +94,13 @@ def test_a_socket_that_never_reads_does_not_freeze_the_table(
         me = server.client(tid, token)
         watcher = server.client(tid)
         try:
-            # the person and the computers play on at normal speed: 60 of the person's
+            # the person and the computers play on at normal speed: 150 of the person's
             # actions, each answered at once, while three sockets never read a byte
-            took = play_simply(me, 0, 60)
-            assert len(took) >= 40 or me.state()["view"]["game_over"], took
+            took = play_simply(me, 0, 150)
+            assert len(took) == 150 or me.state()["view"]["game_over"], len(took)
             assert max(took) < 5.0, took
             seq = me.state()["seq"]
-            assert seq > 200 or me.state()["view"]["game_over"], seq
+            assert seq > 500 or me.state()["view"]["game_over"], seq
             assert watcher.state(seq)["seq"] >= seq  # a spectator who reads keeps up
             # the sockets that do not keep up were dropped (they can come back)
             for s in stuck:
