@@ -119,6 +119,9 @@ def test_a_finished_games_page_says_the_deal_was_verified(
         page.wait_for_selector("#banner .fair:has-text('deal verified')", timeout=20_000)
         text = page.inner_text("#banner")
         assert "Game over" in text and "deal verified (1 hand)" in text, text
+        # the seal of the deal, shown at the table (opened by the record)
+        seal = server.get(f"/api/tables/{tid}/record")["commitments"][0]["sha256"]
+        assert seal[:16] in page.inner_text("#seal")
         page.goto(f"{server.base}/?replay={tid}")
         page.wait_for_selector("#replay .fair:has-text('deal verified')", timeout=20_000)
     finally:

@@ -343,12 +343,12 @@ class Manager:
         apply, with the table's lock held."""
         table.used = time.monotonic()
         for _ in range(5):
-            await self._acatch_up(table)
             table.game.verify(action, seat)
             try:
                 await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
                                         action_to_json(action))
-            except SeqTaken:
+            except SeqTaken:  # another server process wrote first: read its actions, again
+                await self._acatch_up(table)
                 continue
             table.game.push(action)
             table.seq += 1

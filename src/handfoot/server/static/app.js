@@ -224,6 +224,7 @@ function render() {
   renderActions();
   renderSheet();
   showNotice(s.notice);
+  showSeal(s);
   const banner = $("#banner");
   if (v.game_over) {
     banner.hidden = false;
@@ -347,6 +348,13 @@ document.addEventListener("keydown", (e) => {
 $("#computer").addEventListener("change", (e) => send({ type: "computer", on: e.target.checked }));
 
 // ------------------------------------------------------- provably fair deals
+// While a hand is played: the commitment to its deal, to compare with the record later.
+function showSeal(s) {
+  let el = $("#seal");
+  if (!el) { $("#sheet-box").insertAdjacentHTML("afterend", '<p id="seal" class="hint"></p>'); el = $("#seal"); }
+  el.textContent = s.commitment ? `Hand ${s.commitment.hand} was dealt before play began; its deal is sealed with SHA-256 ${s.commitment.sha256.slice(0, 16)}… (the record opens the seal when the game is over).` : "";
+  el.title = s.commitment ? s.commitment.sha256 : "";
+}
 // A finished game's deals, checked against the commitments shown when each hand was dealt.
 const fairWord = {};
 async function showFair(id, el) {
