@@ -85,3 +85,34 @@ def test_computer_players_keep_to_their_time_budget(sqlite_url: str) -> None:  #
         action = action_from_json(json.loads(text))
         assert action == first, (len(game.hand.history), action, first)
         game.apply(action, seat)
+
+
+def test_the_worker_processes_end_with_the_server(sqlite_url: str) -> None:  # noqa: F811
+    for stop in ("kill", "stop"):
+        server = ServerProcess(sqlite_url, bot_delay=0.0).start()
+        try:
+            out = server.post("/api/tables", {"rules": "texas-good-sam", "seed": 3,
+                                              "seats": [{"kind": "bot", "level": "hard"}] * 4})
+            watcher = server.client(out["id"])
+            try:
+                watcher.state(3, timeout=60)  # the computers' workers are running
+            finally:
+                watcher.close()
+            assert server.proc is not None
+            with open(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children") as f:
+                children = [int(p) for p in f.read().split()]
+            assert len(children) >= 2, children
+        finally:
+            getattr(server, stop)()
+        deadline = time.monotonic() + 15
+        while any(_alive(p) for p in children):
+            assert time.monotonic() < deadline, f"left running after {stop}: {children}"
+            time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -11,8 +11,9 @@ The event loop only moves messages; anything that may take long runs here:
   waits behind the computers.
 
 A thread would not help: the interpreter lock would keep the loop waiting. The worker
-processes start fresh (``forkserver``/``spawn``), lower their priority for the
-computers' pool, and hold no state: every call carries what it needs.
+processes start fresh (``spawn``), as children of the server that end with it, lower
+their priority for the computers' pool, and hold no state: every call carries what it
+needs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from types import FrameType
@@ -68,9 +71,19 @@ def _budget(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_PROF, 0)
 
 
-def _bot_worker_init() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)  # people's work (the other pool, the loop) comes first
+def _worker_init(parent: int, niceness: int) -> None:
+    """In each worker: a lower priority for the computers' pool, and an end of the
+    worker when the server is gone (even after ``kill -9``)."""
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(niceness)  # people's work (the other pool, the loop) comes first
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="watch-server").start()
 
 
 def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
@@ -134,8 +147,9 @@ def rebuild(rules_toml: str, seed: int | None, secret: str | None,
 
 
 def _context() -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    # started fresh (not forked from a process with a running event loop and threads),
+    # as children of the server, so that they end with it
+    return multiprocessing.get_context("spawn")
 
 
 class Work:
@@ -154,10 +168,13 @@ class Work:
         if which == "bots":
             if self._bots is None:
                 self._bots = ProcessPoolExecutor(self.bot_workers, mp_context=_context(),
-                                                 initializer=_bot_worker_init)
+                                                 initializer=_worker_init,
+                                                 initargs=(os.getpid(), 10))
             return self._bots
         if self._people is None:
-            self._people = ProcessPoolExecutor(PEOPLE_WORKERS, mp_context=_context())
+            self._people = ProcessPoolExecutor(PEOPLE_WORKERS, mp_context=_context(),
+                                               initializer=_worker_init,
+                                               initargs=(os.getpid(), 0))
         return self._people
 
     async def run(self, which: str, func: Callable[..., T], *args: Any) -> T:
