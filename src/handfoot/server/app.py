@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from handfoot.actions import ActionSyntaxError, action_from_json
 from handfoot.engine import IllegalAction
 from handfoot.fair import new_secret
-from handfoot.records import commitments_json, dumps, game_record, replay
+from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
@@ -51,7 +51,7 @@ from handfoot.server.tables import (
     salt_of,
     token_hash,
 )
-from handfoot.server.work import Work
+from handfoot.server.work import Work, check_record
 from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")
@@ -279,14 +279,15 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         return JSONResponse({"id": out["id"], "seat": 0, "token": inv["token"],
                              "url": inv["url"], "creator": out["creator"]})
 
-    def verified(table: LiveTable) -> dict[str, Any]:
+    async def verified(table: LiveTable) -> dict[str, Any]:
         """The finished game's deals checked against the commitments shown when each hand
-        was dealt (as ``handfoot replay`` checks its record)."""
-        rec = record_of(table)
-        report = replay(rec)
-        return {"verified": report.ok and report.deals_verified == len(rec["hands"]),
-                "hands": report.deals_verified,
-                "message": "deal verified" if report.ok else report.message}
+        was dealt (as ``handfoot replay`` checks its record; in a worker process, once)."""
+        if table.fair is None:
+            rec = record_of(table)
+            ok, hands, message = await manager.work.run("people", check_record, rec)
+            table.fair = {"verified": ok and hands == len(rec["hands"]), "hands": hands,
+                          "message": "deal verified" if ok else message}
+        return table.fair
 
     async def api_table(request: Request) -> Response:
         table = await get_table(request.path_params["id"])
@@ -296,7 +297,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                           "level": s.get("level") if s["kind"] == "bot" else None}
                          for i, s in enumerate(table.seats)]}
         if table.game.over:
-            msg["fair"] = await asyncio.to_thread(verified, table)
+            msg["fair"] = await verified(table)
         return JSONResponse(msg)
 
     def record_of(table: LiveTable) -> dict[str, Any]:

@@ -82,6 +82,8 @@ class LiveTable:
     used: float = field(default_factory=time.monotonic)
     #: the commitment to each hand's card order (hand number: SHA-256 as hex)
     commitments: dict[int, str] = field(default_factory=dict)
+    #: once the game is over: its deals checked against their commitments
+    fair: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:

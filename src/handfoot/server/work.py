@@ -34,6 +34,7 @@ from handfoot.actions import Action, action_from_json, action_to_json
 from handfoot.bots import Bot
 from handfoot.fair import KeyedRandom
 from handfoot.game import Game
+from handfoot.records import replay
 from handfoot.rules import Rules
 from handfoot.views import View
 
@@ -144,6 +145,13 @@ def rebuild(rules_toml: str, seed: int | None, secret: str | None,
     if time_seq == len(actions):
         game.call_time()
     return game
+
+
+def check_record(record: dict[str, Any]) -> tuple[bool, int, str]:
+    """``handfoot replay``'s verdict on a record: whether it replays, how many hands'
+    deals match their commitments, and its message."""
+    report = replay(record)
+    return report.ok, report.deals_verified, report.message
 
 
 def _context() -> Any:
