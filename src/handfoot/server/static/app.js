@@ -107,8 +107,10 @@ $("#quick-play").addEventListener("click", async () => {
     location.href = `/table/${r.id}?token=${encodeURIComponent(r.token)}`;
   } catch (e) { alert(e.message); }
 });
-async function listTables() {
-  const data = await api("/api/tables");
+let lobbyPage = 0;
+async function listTables(page) {
+  if (page !== undefined) lobbyPage = page;
+  const data = await api(`/api/tables?page=${lobbyPage}`);
   const row = (t) => {
     const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
     const state = t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
@@ -118,7 +120,11 @@ async function listTables() {
   };
   const open = data.tables.filter((t) => !t.over), done = data.tables.filter((t) => t.over);
   $("#table-list").innerHTML = `<h3>Open and in progress (${open.length})</h3><ul>${open.map(row).join("") || "<li>none</li>"}</ul>
-    <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>`;
+    <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>` +
+    (data.pages > 1 ? `<p class="pages">Page ${data.page + 1} of ${data.pages} (${data.total} tables)
+      ${data.page > 0 ? '<button id="lobby-prev">Newer</button>' : ""} ${data.page + 1 < data.pages ? '<button id="lobby-next">Older</button>' : ""}</p>` : "");
+  if ($("#lobby-prev")) $("#lobby-prev").addEventListener("click", () => listTables(lobbyPage - 1));
+  if ($("#lobby-next")) $("#lobby-next").addEventListener("click", () => listTables(lobbyPage + 1));
 }
 
 // ------------------------------------------------------------------- table
