@@ -1,5 +1,6 @@
 """In Chromium (issue 13): a page on another port of the same host cannot change anything
-with the organiser's cookie, and a finished game's page says its deal was verified."""
+with the organiser's cookie, a finished game's page says its deal was verified, and the
+lobby shows its tables a page at a time."""
 
 from __future__ import annotations
 
@@ -127,3 +128,23 @@ def test_a_finished_games_page_says_the_deal_was_verified(
     finally:
         page.close()
     assert json.dumps(server.get(f"/api/tables/{tid}")["fair"]).count("true") == 1
+
+
+def test_the_lobby_shows_its_tables_a_page_at_a_time(browser: Browser,  # noqa: F811
+                                                     sqlite_url: str) -> None:  # noqa: F811
+    with ServerProcess(sqlite_url, args=("--limit-tables", "0")) as lobby:
+        for i in range(55):
+            lobby.post("/api/tables", {"rules": "classic", "seed": i,
+                                        "seats": [{"kind": "human"}] * 4})
+        page = browser.new_page()
+        try:
+            page.goto(lobby.base + "/")
+            page.wait_for_selector("#lobby-next")
+            assert "Page 1 of 2 (55 tables)" in page.inner_text(".pages")
+            assert page.inner_text("#table-list").count("classic") == 50
+            page.click("#lobby-next")
+            page.wait_for_selector("#lobby-prev")
+            assert "Page 2 of 2" in page.inner_text(".pages")
+            assert page.inner_text("#table-list").count("classic") == 5
+        finally:
+            page.close()
