@@ -152,6 +152,14 @@ def test_a_served_game_is_dealt_from_a_secret_nobody_sees_and_its_deals_are_prov
             commitment = first["commitment"]
             assert commitment["hand"] == 1 and re.fullmatch(r"[0-9a-f]{64}",
                                                             commitment["sha256"])
+            play_simply(me, 0, 20, timeout=60)
+            # the API while the game is played: the table, the lobby; the record and the
+            # replay are refused
+            for url in (f"/api/tables/{tid}", "/api/tables", "/api/rule-sets",
+                        f"/api/tables/{tid}/record", f"/api/tables/{tid}/replay?step=5"):
+                status, body = server.request("GET", url)
+                assert status == (403 if "/re" in url else 200), (url, status)
+                seen.append(json.dumps(body))
             play_simply(me, 0, 400, timeout=60)
             final = me.wait(lambda m: m["type"] == "state" and m["view"]["game_over"],
                             timeout=120)
@@ -161,9 +169,8 @@ def test_a_served_game_is_dealt_from_a_secret_nobody_sees_and_its_deals_are_prov
             del final
         finally:
             me.close()
-        # what a seat could read while the game was played: its messages; the API (the
-        # table, the lobby; the record and the replay are refused until it is over)
-        # were read above through the same server; none holds the secret or a salt
+        # what a seat could read while the game was played (its messages, the API) holds
+        # neither the secret nor a salt derived from it
         salts = [hand_salt(secret, n) for n in range(1, 4)]
         text = "".join(seen)
         for s in [secret, *salts, secret[:16], salts[0][:16]]:
