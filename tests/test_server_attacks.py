@@ -501,3 +501,26 @@ def test_state_changes_need_json_and_the_servers_own_origin(
         assert r.status == 200
     assert [p["name"] for p in http.get(f"/api/events/{key}/manage")["players"]] == [
         "Mallory"]
+
+
+def test_every_hand_is_committed_to_when_it_is_dealt(server_plain: ServerProcess) -> None:
+    """Three hands: each state shows the commitment of the hand being played, and the
+    record of the finished game opens exactly those."""
+    out = server_plain.post("/api/tables", {"rules": "alabama-samboree", "seats": [
+        {"kind": "bot", "level": "easy"}] * 4})
+    watcher = server_plain.client(out["id"])
+    try:
+        watcher.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=240)
+        shown: dict[int, set[str]] = {}
+        for m in watcher.messages:
+            if m["type"] == "state" and not m["view"]["game_over"]:
+                assert m["commitment"]["hand"] == m["view"]["hand_number"]
+                shown.setdefault(m["commitment"]["hand"], set()).add(m["commitment"]["sha256"])
+    finally:
+        watcher.close()
+    assert len(shown) == 3 and all(len(v) == 1 for v in shown.values()), shown
+    rec = server_plain.get(f"/api/tables/{out['id']}/record")
+    opened = {c["hand"]: c["sha256"] for c in rec["commitments"]}
+    assert opened == {n: next(iter(v)) for n, v in shown.items()}
+    report = replay(rec)
+    assert report.ok and report.deals_verified == 3, report.message
