@@ -47,6 +47,8 @@ DECISION_BUDGET = 10.0
 #: seconds the legal actions shown to a person may take to list
 LISTING_BUDGET = 2.0
 PEOPLE_WORKERS = 2
+#: moves with nothing to choose, asked about one by one when a listing is cut short
+SIMPLE_MOVES = ("draw", "take-upcard", "pick-up-foot", "end-turn", "ask")
 
 
 class OutOfTime(Exception):
@@ -115,6 +117,7 @@ def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL,
     millions of lay-downs)."""
     out: list[dict[str, Any]] = []
     many: dict[str, int] = {}
+    finished = False
     with _budget(budget), contextlib.suppress(OutOfTime):
         for a in _each(legal):
             if a.kind in ("lay-down", "add", "take-pile"):
@@ -122,6 +125,15 @@ def list_legal(legal: Sequence[Action], limit: int = MAX_LEGAL,
                 if many[a.kind] > limit:
                     continue
             out.append(action_to_json(a))
+        finished = True
+    if not finished:  # cut short: the engine is asked about each simple move directly
+        listed = {a["type"] for a in out}
+        for kind in SIMPLE_MOVES:
+            if kind not in listed:
+                with contextlib.suppress(Exception):
+                    action = action_from_json({"type": kind})
+                    if action in legal:
+                        out.append(action_to_json(action))
     return out
 
 
