@@ -390,7 +390,14 @@ def test_the_seat_of_a_person_who_left_is_played_by_the_computer(
     try:
         st = me.state()
         assert st["seats"][0]["connected"] and not st["seats"][1]["connected"]
-        me.send({"type": "computer", "seat": 1, "on": True})
+        # only the seat's holder or the table's creator (with the creator's token)
+        for creator in (None, "not-the-token", tokens[0]):
+            n = me.count()
+            me.send({"type": "computer", "seat": 1, "on": True, "creator": creator})
+            error = me.wait_new(n, lambda m: m["type"] == "error")
+            assert "set up this table" in error["message"]
+        assert not me.state()["seats"][1]["computer"]
+        me.send({"type": "computer", "seat": 1, "on": True, "creator": out["creator"]})
         me.wait(lambda m: m["type"] == "state" and m["seats"][1]["computer"])
         n = me.count()
         me.send({"type": "computer", "seat": 1, "on": False})  # only they take it back

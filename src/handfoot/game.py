@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from handfoot.actions import Action
 from handfoot.engine import Deal, Hand, LegalActions, Phase, high_card_cut
+from handfoot.fair import KeyedRandom
 from handfoot.rules import Rules
 from handfoot.scoring import TeamScore, score_hand
 
@@ -38,10 +39,13 @@ class Game:
     """A game under a rule set. Chance comes from ``seed`` (or recorded ``deals``)."""
 
     def __init__(self, rules: Rules, seed: int | None = 0, *,
-                 deals: Sequence[Deal] | None = None, tie_winner: int | None = None) -> None:
+                 deals: Sequence[Deal] | None = None, tie_winner: int | None = None,
+                 rng: random.Random | None = None) -> None:
+        """``rng``: the game's generator instead of ``random.Random(seed)`` (a served
+        game's :class:`handfoot.fair.KeyedRandom`; its hands are dealt by its children)."""
         self.rules = rules
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = rng if rng is not None else random.Random(seed)
         self._deals = list(deals) if deals is not None else None
         self._tie_winner = tie_winner
         self.results: list[HandResult] = []
@@ -58,7 +62,8 @@ class Game:
     # ---------------------------------------------------------------- hands
     def _new_hand(self) -> Hand:
         number = len(self.results) + 1
-        hand_rng = random.Random(self.rng.getrandbits(64))
+        hand_rng: random.Random = (self.rng.child() if isinstance(self.rng, KeyedRandom)
+                                   else random.Random(self.rng.getrandbits(64)))
         if self._deals is not None:
             if number > len(self._deals):
                 raise ValueError(f"the record has no deal for hand {number}")

@@ -10,7 +10,7 @@ own checks and compares the results.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from handfoot.actions import ActionSyntaxError, action_from_json, action_to_json
 from handfoot.cards import CardError, card_code, parse_card
 from handfoot.engine import Deal, IllegalAction, full_deck
+from handfoot.fair import check_commitment, commitment
 from handfoot.game import Game, HandResult
 from handfoot.rules import Rules, RulesError
 
@@ -40,6 +41,48 @@ def _deal_json(deal: Deal) -> dict[str, Any]:
         "grabs": list(deal.grabs),
         "shuffles": [[card_code(c) for c in s] for s in deal.shuffles],
     }
+
+
+def deal_commitment(deal: Deal, salt: str) -> str:
+    """The commitment to a hand's card order (:func:`handfoot.fair.commitment`)."""
+    return commitment([card_code(c) for c in deal.order], salt)
+
+
+def commitments_json(game: Game, salt_of: Callable[[int], str]) -> list[dict[str, Any]]:
+    """Each hand dealt so far: its number, the commitment shown when it was dealt and
+    the salt that opens it (the record's ``commitments``; reveal only when over)."""
+    deals = [(r.number, r.deal) for r in game.results]
+    if not game.over:
+        deals.append((game.hand.hand_number, game.hand.deal))
+    return [{"hand": n, "sha256": deal_commitment(d, salt_of(n)), "salt": salt_of(n)}
+            for n, d in deals]
+
+
+def _check_commitments(record: dict[str, Any]) -> tuple[str, int]:
+    """An error ("" if none) and how many hands' commitments were checked."""
+    entries = record.get("commitments")
+    if entries is None:
+        return "", 0
+    hands = record.get("hands")
+    if not isinstance(entries, list) or not isinstance(hands, list):
+        return "the commitments are not a list", 0
+    checked = 0
+    for e in entries:
+        if not (isinstance(e, dict) and isinstance(e.get("hand"), int)
+                and isinstance(e.get("sha256"), str) and isinstance(e.get("salt"), str)):
+            return f"the commitment {e!r} is not {{hand, sha256, salt}}", checked
+        n = e["hand"]
+        if not 1 <= n <= len(hands) or not isinstance(hands[n - 1], dict):
+            continue  # a hand dealt but never played is not in the record
+        deal = hands[n - 1].get("deal")
+        order = deal.get("order") if isinstance(deal, dict) else None
+        if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
+            return f"hand {n}: the deal is not readable", checked
+        if not check_commitment(order, e["salt"], e["sha256"]):
+            return (f"hand {n}: the cards dealt are not the ones committed to when it was "
+                    "dealt (the commitment does not match)"), checked
+        checked += 1
+    return "", checked
 
 
 def _result_json(result: HandResult) -> dict[str, Any]:
@@ -112,6 +155,8 @@ class ReplayReport:
     message: str
     game: Game | None = None
     actions_checked: int = 0
+    #: hands whose deal was checked against the commitment shown when it was dealt
+    deals_verified: int = 0
 
 
 def replay(record: dict[str, Any]) -> ReplayReport:
@@ -128,6 +173,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
     hands = record.get("hands")
     if not isinstance(hands, list):
         return ReplayReport(False, "the record has no list of hands")
+    broken, verified = _check_commitments(record)
+    if broken:
+        return ReplayReport(False, broken)
     for i, h in enumerate(hands):
         if not isinstance(h, dict):
             return ReplayReport(False, f"hand {i + 1} is not an object")
@@ -222,7 +270,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
                                     f"gives {mine_value}", game, checked)
     return ReplayReport(True, f"{checked} actions replayed; totals {list(game.totals)}"
                         + (f"; winner team {game.winners[0] + 1}" if len(game.winners) == 1
-                           else ""), game, checked)
+                           else "")
+                        + (f"; deal verified ({verified} hands match their commitments)"
+                           if verified else ""), game, checked, verified)
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -8,9 +8,13 @@ from typing import Any
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.server.app import serve
+    from handfoot.server.guard import RateLimits
     from handfoot.server.store import default_url
+    limits = RateLimits(tables=args.limit_tables, rule_sets=args.limit_rule_sets,
+                        events=args.limit_events)
     serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
-          minute=args.minute_seconds)
+          minute=args.minute_seconds, public_url=args.public_url, limits=limits,
+          address_header=args.address_header, decision_budget=args.decision_budget)
     return 0
 
 
@@ -23,6 +27,21 @@ def add_serve_parser(sub: Any) -> None:
                         "(default: SQLite in your data folder)")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a computer player waits before it acts (0.6)")
+    p.add_argument("--public-url", default="",
+                   help="the address people use (https://cards.example.org): invite links "
+                        "use it, and the session cookie is Secure if it is https")
+    p.add_argument("--address-header", default="", metavar="HEADER",
+                   help="behind a proxy: the header holding the client's address "
+                        "(X-Forwarded-For); the last address in it is used")
+    p.add_argument("--limit-tables", type=int, default=60, metavar="N",
+                   help="tables one address may start in an hour (60; 0: no limit)")
+    p.add_argument("--limit-rule-sets", type=int, default=60, metavar="N",
+                   help="rule sets one address may save in an hour (60; 0: no limit)")
+    p.add_argument("--limit-events", type=int, default=10, metavar="N",
+                   help="club events one address may create in an hour (10; 0: no limit)")
+    p.add_argument("--decision-budget", type=float, default=10.0, metavar="SECONDS",
+                   help="the longest a computer player may think about one move (10); "
+                        "past it, it plays its first legal move")
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

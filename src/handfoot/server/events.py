@@ -14,6 +14,9 @@ secret invite link; when its game is over the result is built from the game
 (:func:`handfoot.club.results.result_from_game`) and stored with the event. Calling time
 is kept beside the table's log (``time_calls``) and so survives a restart.
 
+The pages and the JSON API that call this service are in
+:mod:`handfoot.server.event_routes`.
+
 >>> event_key("Spring Samboree")
 'ff1f2e1ef050'
 """
@@ -28,13 +31,10 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from handfoot.club import printing
 from handfoot.club.draw import draw_round
@@ -44,7 +44,6 @@ from handfoot.club.event import (
     TableAssignment,
     TableResult,
     TieBreak,
-    players_csv,
     read_players_csv,
 )
 from handfoot.club.results import result_from_game, result_from_sheets
@@ -57,8 +56,10 @@ from handfoot.club.standings import (
     standings,
 )
 from handfoot.club.store import ClubStore
+from handfoot.fair import new_secret
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
-from handfoot.server.http import ApiError, json_body
+from handfoot.server.guard import RateLimits
+from handfoot.server.http import ApiError
 from handfoot.server.http import text_field as _text
 from handfoot.server.http import whole_number as _int
 from handfoot.server.paper import form_from_sheet, form_settings, sheet_from_form
@@ -156,7 +157,12 @@ class EventService:
     """The club events of one server process."""
 
     def __init__(self, store: Store, manager: Manager, public_url: str = "",
-                 minute: float = 60.0) -> None:
+                 minute: float = 60.0, limits: RateLimits | None = None,
+                 address_header: str = "") -> None:
+        self.limits = limits or RateLimits()
+        self.address_header = address_header
+        #: the session cookie is Secure when the public address is https
+        self.secure = public_url.lower().startswith("https://")
         self.store = store
         self.manager = manager
         self.club = ClubStore(store.url)
@@ -204,12 +210,16 @@ class EventService:
         return event
 
     def _throttle(self, key: str, who: str) -> None:
+        """Count this try before the password is checked (with no wait between the
+        check and the count, so that concurrent tries cannot slip past the limit); the
+        tries are forgotten if the password is right."""
         now = time.monotonic()
         tries = [t for t in self.failures.get((key, who), []) if now - t < LOGIN_WINDOW]
         self.failures[(key, who)] = tries
         if len(tries) >= LOGIN_TRIES:
             raise EventApiError("Too many wrong passwords. Please wait a minute and try "
                                 "again.", 429)
+        tries.append(now)
 
     def online_tables(self, event: Event) -> dict[tuple[int, int], str]:
         """(round, table) -> the server table playing it (the latest started)."""
@@ -367,6 +377,17 @@ class EventService:
         return {"name": me.name, "rounds": out}
 
     def _online_json(self, tid: str) -> dict[str, Any] | None:
+        live = self.manager.live.get(tid)
+        row = self.store.table(tid) if live is None else None
+        if live is None and row is not None and row.result is not None:
+            # finished and not in memory: its summary, without rebuilding the game
+            r = row.result
+            return {"table_id": tid, "over": True, "hand_number": r["hand_number"],
+                    "totals": r["totals"], "time_called": bool(r.get("time_called")),
+                    "started": True, "notice": "",
+                    "seats": [{"name": s.get("name", ""),
+                               "computer": bool(s["kind"] == "bot" or s.get("computer")),
+                               "connected": False} for s in row.seats]}
         try:
             table = self.manager.load(tid)
         except Exception:  # a log that no longer replays: shown as such, the rest goes on
@@ -529,7 +550,8 @@ class EventService:
             raise EventApiError(f"There is no computer player called {level!r}; the levels "
                                 f"are {', '.join(levels())}.")
         seed_value = data.get("seed")
-        seed = (random.SystemRandom().randrange(2**31) if seed_value in (None, "")
+        # without a seed, the deals come from a secret nobody sees while it is played
+        seed = (None if seed_value in (None, "")
                 else _int(data, "seed", "The seed", None, 0, 2**62))
         rules = event.table_rules(t)
         seats: list[dict[str, Any]] = []
@@ -541,7 +563,8 @@ class EventService:
                           "computer": s in computer})
             invites.append({"seat": s, "name": event.name_of(pid), "computer": s in computer,
                             "token": tok})
-        tid = self.store.create_table(rules.name, rules.to_toml(), seed, seats)
+        tid = self.store.create_table(rules.name, rules.to_toml(), seed or 0, seats,
+                                      secret=new_secret() if seed is None else None)
         self.store.tag_event_table(tid, event.name, rnd, t.number)
         table = self.manager.load(tid)
         assert table is not None
@@ -563,6 +586,9 @@ class EventService:
         seats[seat]["token_hash"] = token_hash(tok)
         self.store.set_seats(table.id, seats)
         table.row = dataclasses.replace(table.row, seats=seats)
+        # the old link stops acting at once, on a socket opened with it too
+        self.manager.close_seat(table, seat, "This invite link was replaced; ask the "
+                                "organiser for the new one.")
         return {"seat": seat, "name": seats[seat].get("name", ""),
                 "url": self._invite(request, table.id, tok)}
 
@@ -632,227 +658,3 @@ class EventService:
         return {"saved": saved, "hands": [list(h) for h in r.hands], "totals": list(r.totals),
                 "time_called": r.time_called, "scores": scores,
                 "teams": [event.team_name(m) for m in t.team_list()]}
-
-
-# ------------------------------------------------------------------ routes
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    return await json_body(request, MAX_BODY, json_only=True)
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _answer(func: Handler) -> Handler:
-    """Errors in players' words: EventError (a setting, list or sheet refused) as 400."""
-    async def run(request: Request) -> Response:
-        try:
-            return await func(request)
-        except ApiError as e:
-            return JSONResponse({"error": str(e)}, status_code=e.status)
-        except EventError as e:
-            text = str(e)
-            return JSONResponse({"error": text[:1].upper() + text[1:]}, status_code=400)
-    return run
-
-
-def _html_page(func: Callable[[Request], Awaitable[str]]) -> Handler:
-    """A page to print, for the organiser; a plain page when not logged in."""
-    async def run(request: Request) -> Response:
-        try:
-            return HTMLResponse(await func(request))
-        except (ApiError, EventError) as e:
-            status = e.status if isinstance(e, ApiError) else 400
-            key = request.path_params.get("key", "")
-            return HTMLResponse(
-                "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-                "<title>Hand and Foot</title><link rel=\"stylesheet\" "
-                "href=\"/static/style.css\"></head><body><main><p style=\"font-size:1.3em\">"
-                f"{_escape(str(e))}</p><p><a href=\"/events/{_escape(key)}/organiser\">"
-                "The organiser's page</a></p></main></body></html>", status_code=status)
-    return run
-
-
-def _escape(text: str) -> str:
-    from html import escape
-    return escape(text)
-
-
-def event_routes(svc: EventService) -> list[BaseRoute]:
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "events.html")
-
-    @_answer
-    async def api_events(request: Request) -> Response:
-        if request.method == "POST":
-            data = await _body(request)
-            event, token = svc.create(data)
-            key = event_key(event.name)
-            resp = JSONResponse({"key": key, "name": event.name})
-            _set_cookie(resp, key, token)
-            return resp
-        out = []
-        for name in svc.club.names():
-            with contextlib.suppress(Exception):
-                ev = svc.club.load(name)
-                out.append({"key": event_key(name), "name": name,
-                            "rules": ev.rules.title or ev.rules_name, "rounds": ev.rounds,
-                            "players": len(ev.players), "drawn": len(ev.draws)})
-        return JSONResponse({"events": out})
-
-    @_answer
-    async def api_event(request: Request) -> Response:
-        return JSONResponse(svc.public_json(svc.event(request.path_params["key"])))
-
-    @_answer
-    async def api_find(request: Request) -> Response:
-        event = svc.event(request.path_params["key"])
-        return JSONResponse(svc.find_json(event, request.query_params.get("name", "")[:100]))
-
-    @_answer
-    async def api_login(request: Request) -> Response:
-        key = request.path_params["key"]
-        event = svc.event(key)
-        who = request.client.host if request.client else "?"
-        svc._throttle(key, who)
-        data = await _body(request)
-        password = data.get("password")
-        ok = isinstance(password, str) and len(password) < 1000 and await asyncio.to_thread(
-            svc.club.check_password, event.name, password)
-        if not ok:
-            svc.failures.setdefault((key, who), []).append(time.monotonic())
-            raise EventApiError("That is not the password of this event. Please try "
-                                "again.", 403)
-        svc.failures.pop((key, who), None)
-        resp = JSONResponse({"ok": True, "name": event.name})
-        _set_cookie(resp, key, svc.club.new_session(event.name))
-        return resp
-
-    @_answer
-    async def api_logout(request: Request) -> Response:
-        key = request.path_params["key"]
-        token = request.cookies.get(cookie_name(key))
-        if token:
-            svc.club.end_session(token)
-        resp = JSONResponse({"ok": True})
-        resp.delete_cookie(cookie_name(key), path="/")
-        return resp
-
-    @_answer
-    async def api_manage(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        return JSONResponse(svc.manage_json(event))
-
-    @_answer
-    async def api_players(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        return JSONResponse({"message": svc.set_players(event, await _body(request))})
-
-    @_answer
-    async def api_draw(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        return JSONResponse(svc.draw(event, await _body(request)))
-
-    @_answer
-    async def api_online(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        return JSONResponse(svc.start_online(request, event, await _body(request)))
-
-    @_answer
-    async def api_invite(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        return JSONResponse(svc.new_invite(request, event, await _body(request)))
-
-    @_answer
-    async def api_paper(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        if request.method == "GET":  # the sheets entered, to correct them
-            query = request.query_params
-            return JSONResponse(svc.paper_sheets(event, {"round": query.get("round"),
-                                                         "table": query.get("table")}))
-        return JSONResponse(svc.paper(event, await _body(request)))
-
-    @_answer
-    async def api_tiebreak(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        return JSONResponse(svc.tie_break(event, await _body(request)))
-
-    @_answer
-    async def api_clock(request: Request) -> Response:
-        event = svc.organiser(request, request.path_params["key"])
-        data = await _body(request)
-        rnd = _int(data, "round", "The round", None, 1, event.rounds)
-        if rnd not in event.draws:
-            raise EventApiError(f"Round {rnd} has not been drawn.")
-        what = data.get("do")
-        if what == "start":
-            if not event.time_limit_minutes:
-                raise EventApiError("This event has no time limit; call time when it is "
-                                    "time.")
-            clock = svc.clock_json(event, rnd)
-            if clock is not None and clock["called"]:
-                raise EventApiError(f"Time was already called for round {rnd}.")
-            started = svc.club.start_clock(event.name, rnd)
-            svc._schedule(event, rnd, started, dt.datetime.now(dt.UTC).replace(tzinfo=None))
-            message = f"The clock of round {rnd} is running."
-        elif what == "warn":
-            message = f"The warning went to {await svc.warn(event, rnd)} table(s)."
-        elif what == "call":
-            n = await svc.call_time(event, rnd)
-            message = f"Time is called at {n} table(s) playing online."
-        else:
-            raise EventApiError("Say what to do with the clock: start, warn or call.")
-        return JSONResponse({"message": message, "clock": svc.clock_json(event, rnd)})
-
-    async def players_file(request: Request) -> str:
-        return players_csv(svc.organiser(request, request.path_params["key"]).players)
-
-    @_answer
-    async def api_players_csv(request: Request) -> Response:
-        text = await players_file(request)
-        return Response(text, media_type="text/csv; charset=utf-8", headers={
-            "Content-Disposition": 'attachment; filename="players.csv"'})
-
-    @_html_page
-    async def print_assignments(request: Request) -> str:
-        event = svc.organiser(request, request.path_params["key"])
-        return printing.assignments_html(event, int(request.path_params["round"]))
-
-    @_html_page
-    async def print_sheets(request: Request) -> str:
-        event = svc.organiser(request, request.path_params["key"])
-        return printing.score_sheets_html(event, int(request.path_params["round"]))
-
-    @_html_page
-    async def print_results(request: Request) -> str:
-        event = svc.organiser(request, request.path_params["key"])
-        return printing.results_html(event)
-
-    return [
-        Route("/events", page),
-        Route("/events/{key}", page),
-        Route("/events/{key}/organiser", page),
-        Route("/events/{key}/print/assignments/{round:int}", print_assignments),
-        Route("/events/{key}/print/score-sheets/{round:int}", print_sheets),
-        Route("/events/{key}/print/results", print_results),
-        Route("/events/{key}/players.csv", api_players_csv),
-        Route("/api/events", api_events, methods=["GET", "POST"]),
-        Route("/api/events/{key}", api_event),
-        Route("/api/events/{key}/find", api_find),
-        Route("/api/events/{key}/login", api_login, methods=["POST"]),
-        Route("/api/events/{key}/logout", api_logout, methods=["POST"]),
-        Route("/api/events/{key}/manage", api_manage),
-        Route("/api/events/{key}/players", api_players, methods=["POST"]),
-        Route("/api/events/{key}/draw", api_draw, methods=["POST"]),
-        Route("/api/events/{key}/online", api_online, methods=["POST"]),
-        Route("/api/events/{key}/invite", api_invite, methods=["POST"]),
-        Route("/api/events/{key}/paper", api_paper, methods=["GET", "POST"]),
-        Route("/api/events/{key}/tiebreak", api_tiebreak, methods=["POST"]),
-        Route("/api/events/{key}/clock", api_clock, methods=["POST"]),
-    ]
-
-
-def _set_cookie(resp: Response, key: str, token: str) -> None:
-    resp.set_cookie(cookie_name(key), token, max_age=24 * 3600, path="/", httponly=True,
-                    samesite="strict")

@@ -78,6 +78,25 @@ time_calls = sa.Table(
 )
 
 
+#: what a table has beside its row (a table made before these were kept has none): the
+#: secret its deals come from (never shown while the game is played) and the hash of
+#: its creator's token (who may hand an absent seat to the computer)
+table_keys = sa.Table(
+    "table_keys", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("secret", sa.String(128), nullable=True),
+    sa.Column("creator_hash", sa.String(64), nullable=True),
+)
+
+#: who saved a rule set: the hash of the token their browser keeps (rule sets saved
+#: before this was kept have no owner and cannot be saved over)
+rule_set_owners = sa.Table(
+    "rule_set_owners", metadata,
+    sa.Column("name", sa.String(80), sa.ForeignKey("rule_sets.name"), primary_key=True),
+    sa.Column("owner_hash", sa.String(64), nullable=False),
+)
+
+
 class SeqTaken(Exception):
     """Another writer appended this action number first."""
 
@@ -91,6 +110,13 @@ class TableRow:
     seats: list[dict[str, Any]]
     created: dt.datetime
     result: dict[str, Any] | None = None
+    #: the secret the deals come from (None: dealt from ``seed``)
+    secret: str | None = None
+    creator_hash: str | None = None
+
+
+class RuleSetTaken(Exception):
+    """Someone else saved a rule set under this name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,11 +177,28 @@ class Store:
         self.engine.dispose()
 
     # ------------------------------------------------------------ rule sets
-    def save_rule_set(self, name: str, base: str, toml: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(sa.delete(rule_sets).where(rule_sets.c.name == name))
-            c.execute(sa.insert(rule_sets).values(name=name, base=base, toml=toml,
-                                                  created=_now()))
+    def save_rule_set(self, name: str, base: str, toml: str, owner_hash: str = "") -> None:
+        """Save a rule set under ``name``; raises :class:`RuleSetTaken` if that name is
+        someone else's (another owner, or saved before owners were kept)."""
+        try:
+            with self.engine.begin() as c:
+                exists = c.execute(sa.select(rule_sets.c.name)
+                                   .where(rule_sets.c.name == name)).first()
+                if exists is not None:
+                    owner = c.execute(sa.select(rule_set_owners.c.owner_hash)
+                                      .where(rule_set_owners.c.name == name)).first()
+                    if owner is None or not owner_hash or owner[0] != owner_hash:
+                        raise RuleSetTaken(name)
+                    c.execute(sa.update(rule_sets).where(rule_sets.c.name == name)
+                              .values(base=base, toml=toml, created=_now()))
+                    return
+                c.execute(sa.insert(rule_sets).values(name=name, base=base, toml=toml,
+                                                      created=_now()))
+                if owner_hash:
+                    c.execute(sa.insert(rule_set_owners).values(name=name,
+                                                                owner_hash=owner_hash))
+        except IntegrityError as e:  # saved by another at the same moment
+            raise RuleSetTaken(name) from e
 
     def rule_set(self, name: str) -> tuple[str, str] | None:
         with self.engine.connect() as c:
@@ -171,12 +214,18 @@ class Store:
 
     # --------------------------------------------------------------- tables
     def create_table(self, rules_name: str, rules_toml: str, seed: int,
-                     seats: list[dict[str, Any]], table_id: str | None = None) -> str:
+                     seats: list[dict[str, Any]], table_id: str | None = None,
+                     secret: str | None = None, creator_hash: str | None = None) -> str:
+        """A new table; with ``secret``, its deals come from the secret (``seed`` is
+        then not used)."""
         tid = table_id or secrets.token_hex(6)
         with self.engine.begin() as c:
             c.execute(sa.insert(tables).values(
                 id=tid, rules_name=rules_name, rules_toml=rules_toml, seed=seed,
                 seats_json=json.dumps(seats), created=_now()))
+            if secret is not None or creator_hash is not None:
+                c.execute(sa.insert(table_keys).values(table_id=tid, secret=secret,
+                                                       creator_hash=creator_hash))
         return tid
 
     def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
@@ -193,17 +242,49 @@ class Store:
     def _table(row: Any) -> TableRow:
         return TableRow(row.id, row.rules_name, row.rules_toml, int(row.seed),
                         json.loads(row.seats_json), row.created,
-                        json.loads(row.result_json) if row.result_json else None)
+                        json.loads(row.result_json) if row.result_json else None,
+                        row.secret, row.creator_hash)
+
+    _select = sa.select(tables, table_keys.c.secret, table_keys.c.creator_hash).select_from(
+        tables.outerjoin(table_keys, table_keys.c.table_id == tables.c.id))
 
     def table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as c:
-            row = c.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+            row = c.execute(self._select.where(tables.c.id == table_id)).first()
         return None if row is None else self._table(row)
 
-    def tables(self) -> list[TableRow]:
+    def tables(self, *, finished: bool | None = None) -> list[TableRow]:
+        """Tables, the newest first; ``finished`` True or False: only those."""
+        q = self._select.order_by(tables.c.created.desc(), tables.c.id)
+        if finished is not None:
+            q = q.where(tables.c.result_json.is_not(None) if finished
+                        else tables.c.result_json.is_(None))
         with self.engine.connect() as c:
-            rows = c.execute(sa.select(tables).order_by(tables.c.created.desc())).all()
+            rows = c.execute(q).all()
         return [self._table(r) for r in rows]
+
+    @staticmethod
+    def _in_lobby(since: dt.datetime) -> Any:
+        return sa.or_(tables.c.result_json.is_(None), tables.c.created >= since)
+
+    def lobby(self, since: dt.datetime, limit: int, offset: int = 0) -> list[TableRow]:
+        """The lobby's tables: every unfinished one, and those finished that were made
+        since ``since``; the newest first, a page at a time."""
+        q = (self._select.where(self._in_lobby(since))
+             .order_by(tables.c.created.desc(), tables.c.id).limit(limit).offset(offset))
+        with self.engine.connect() as c:
+            rows = c.execute(q).all()
+        return [self._table(r) for r in rows]
+
+    def lobby_count(self, since: dt.datetime) -> int:
+        q = sa.select(sa.func.count()).select_from(tables).where(self._in_lobby(since))
+        with self.engine.connect() as c:
+            return int(c.execute(q).scalar_one())
+
+    def action_count(self, table_id: str) -> int:
+        with self.engine.connect() as c:
+            return int(c.execute(sa.select(sa.func.count()).select_from(actions)
+                                 .where(actions.c.table_id == table_id)).scalar_one())
 
     # -------------------------------------------------------------- actions
     def append_action(self, table_id: str, seq: int, seat: int | None,

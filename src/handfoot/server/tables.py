@@ -13,7 +13,8 @@ import dataclasses
 import hashlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +29,20 @@ from handfoot.actions import (
 )
 from handfoot.bots import BOTS, Bot, make_bot
 from handfoot.engine import IllegalAction
+from handfoot.fair import hand_salt, seeded_salt
 from handfoot.game import Game
+from handfoot.records import deal_commitment
 from handfoot.rules import Rules
-from handfoot.server.store import SeqTaken, Store, TableRow
+from handfoot.server.outbox import Connection
+from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow
+from handfoot.server.work import Work, make_game
 from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")
 
+IDLE = 600.0  #: seconds after which a table nobody watches is unloaded from memory
+
+__all__ = ["Connection", "LiveTable", "Manager", "message_for"]
 
 
 def levels() -> list[str]:
@@ -63,15 +71,6 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-
-@dataclass(eq=False)
-class Connection:
-    seat: int | None
-    send: Send
-
-
 @dataclass(eq=False)
 class LiveTable:
     row: TableRow
@@ -86,6 +85,12 @@ class LiveTable:
     time_seq: int | None = None
     #: the monitor's latest word to the table ("15 minutes left", "Time is called ...")
     notice: str = ""
+    #: when it was last used (time.monotonic()): an idle table is unloaded from memory
+    used: float = field(default_factory=time.monotonic)
+    #: the commitment to each hand's card order (hand number: SHA-256 as hex)
+    commitments: dict[int, str] = field(default_factory=dict)
+    #: once the game is over: its deals checked against their commitments
+    fair: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
@@ -107,8 +112,22 @@ class LiveTable:
         return None
 
 
-def apply_logged(game: Game, seat: int | None, action_json: dict[str, Any]) -> None:
-    game.apply(action_from_json(action_json), seat)
+def salt_of(row: TableRow) -> Callable[[int], str]:
+    """The salt of each hand's commitment at this table."""
+    secret, seed = row.secret, row.seed
+    if secret:
+        return lambda n: hand_salt(secret, n)
+    return lambda n: seeded_salt(seed, n)
+
+
+def commitment_of(table: LiveTable) -> dict[str, Any]:
+    """The commitment to the hand in play's card order, made when it was dealt."""
+    n = table.game.hand.hand_number
+    digest = table.commitments.get(n)
+    if digest is None:
+        digest = deal_commitment(table.game.hand.deal, salt_of(table.row)(n))
+        table.commitments[n] = digest
+    return {"hand": n, "sha256": digest}
 
 
 def last_hand_json(game: Game) -> dict[str, Any] | None:
@@ -123,16 +142,14 @@ def last_hand_json(game: Game) -> dict[str, Any] | None:
     }
 
 
-def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
-    """The state message one seat (or a spectator, with ``seat`` None) receives."""
+def message_for(table: LiveTable, seat: int | None,
+                legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The state message one seat (or a spectator, with ``seat`` None) receives;
+    ``legal``: the actions listed for the seat to act (worked out off the loop)."""
     game = table.game
     connected = {c.seat for c in table.connections if c.seat is not None}
     view = public_view(game) if seat is None else seat_view(game, seat)
-    legal: list[dict[str, Any]] = []
-    if seat is not None and not game.over and game.actor == seat:
-        # the engine's moves, one meld or one card at a time (few: never the
-        # combinations of a whole opening); it checks any larger selection when sent
-        legal = [action_to_json(a) for a in game.hand.legal_actions()]
+    mine = seat is not None and not game.over and game.actor == seat
     return {
         "type": "state",
         "table": table.id,
@@ -144,47 +161,107 @@ def message_for(table: LiveTable, seat: int | None) -> dict[str, Any]:
                    "connected": i in connected}
                   for i, s in enumerate(table.seats)],
         "view": view.to_json(),
-        "legal": legal,
+        "legal": (legal or []) if mine else [],
         "last_hand": last_hand_json(game),
         "notice": table.notice,
         "time_called": game.time_called,
+        # provably fair: the deal of this hand was fixed before anyone played
+        "commitment": commitment_of(table),
     }
 
 
 class Manager:
     """All live tables of one server process."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.6, work: Work | None = None,
+                 idle: float = IDLE) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.work = work or Work()
+        self.idle = idle
         self.live: dict[str, LiveTable] = {}
+        self.loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.closing = False
         #: called (with the table's lock held) when a table's game is over
         self.on_over: list[Callable[[LiveTable], None]] = []
 
     # -------------------------------------------------------------- loading
+    def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
+        table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
+                          time_seq=time_seq)
+        self._catch_up(table)
+        if table.game.over and row.result is None:
+            self._over(table)
+        self.live[row.id] = table
+        return table
+
     def load(self, table_id: str) -> LiveTable | None:
+        """The live table (rebuilt here from its log if it is not in memory: use
+        :meth:`aload` where a request waits for it)."""
         table = self.live.get(table_id)
         if table is not None:
+            table.used = time.monotonic()
             return table
         row = self.store.table(table_id)
         if row is None:
             return None
         rules = Rules.from_toml(row.rules_toml)
-        table = LiveTable(row, rules, Game(rules, row.seed),
-                          time_seq=self.store.time_called(table_id))
-        self._catch_up(table)
-        if table.game.over and row.result is None:
-            self._over(table)
-        self.live[table_id] = table
-        return table
+        return self._live(row, make_game(rules, row.seed, row.secret), 0,
+                          self.store.time_called(table_id))
+
+    async def aload(self, table_id: str) -> LiveTable | None:
+        """The live table; one not in memory is rebuilt from its log in a worker
+        process, so that loading it holds up no other table."""
+        table = self.live.get(table_id)
+        if table is not None:
+            table.used = time.monotonic()
+            return table
+        pending = self.loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self.loading[table_id] = future
+        try:
+            result = await self._aload(table_id)
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # retrieved: no warning if nobody else waits
+            raise
+        finally:
+            self.loading.pop(table_id, None)
+        future.set_result(result)
+        return result
+
+    async def _aload(self, table_id: str) -> LiveTable | None:
+        row = await asyncio.to_thread(self.store.table, table_id)
+        if row is None:
+            return None
+        logged = await asyncio.to_thread(self.store.actions, table_id)
+        time_seq = await asyncio.to_thread(self.store.time_called, table_id)
+        game = await self.work.rebuild(row.rules_toml, row.seed, row.secret,
+                                       [(a.seat, a.action) for a in logged], time_seq)
+        table = self.live.get(table_id)  # loaded meanwhile by another path
+        if table is not None:
+            return table
+        return self._live(row, game, len(logged), time_seq)
 
     def _catch_up(self, table: LiveTable) -> None:
         """Apply the actions other writers logged after ours (none with one process),
         calling time where it was called."""
-        for a in self.store.actions(table.id, after=table.seq - 1):
+        self._apply_logged(table, self.store.actions(table.id, after=table.seq - 1))
+
+    async def _acatch_up(self, table: LiveTable) -> None:
+        """:meth:`_catch_up`, reading the log in a thread (the loop never waits for the
+        database)."""
+        self._apply_logged(table, await asyncio.to_thread(self.store.actions, table.id,
+                                                          table.seq - 1))
+
+    def _apply_logged(self, table: LiveTable, logged: list[ActionRow]) -> None:
+        for a in logged:
+            if a.seq < table.seq:
+                continue
             self._time_point(table)
-            apply_logged(table.game, a.seat, a.action)
+            table.game.apply(action_from_json(a.action), a.seat)
             table.seq = a.seq + 1
         self._time_point(table)
 
@@ -198,12 +275,32 @@ class Manager:
         g = table.game
         self.store.set_result(table.id, {"totals": list(g.totals),
                                          "winners": list(g.winners), "seq": table.seq,
-                                         "hand_number": g.hand_number})
+                                         "hand_number": g.hand_number,
+                                         "time_called": g.time_called})
         for hook in self.on_over:
             try:
                 hook(table)
             except Exception:  # a listener's failure never stops the game
                 log.exception("after the game at table %s", table.id)
+
+    def unload_idle(self, now: float | None = None) -> list[str]:
+        """Forget the tables nobody has used for :attr:`idle` seconds (no connection, no
+        computer player acting); they are rebuilt from their logs when next wanted."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for tid, t in list(self.live.items()):
+            busy = t.connections or t.lock.locked() or (
+                t.bot_task is not None and not t.bot_task.done())
+            if not busy and now - t.used > self.idle:
+                del self.live[tid]
+                gone.append(tid)
+        return gone
+
+    async def sweep(self, every: float = 60.0) -> None:
+        """Unload idle tables every ``every`` seconds (runs while the server does)."""
+        while not self.closing:
+            await asyncio.sleep(every)
+            self.unload_idle()
 
     async def call_time(self, table: LiveTable, notice: str = "") -> bool:
         """The monitor calls time at a table: kept beside its log (so a restart calls it
@@ -229,15 +326,12 @@ class Manager:
         """Say something to everyone at the table (the clock's warning)."""
         table.notice = notice
         for conn in list(table.connections):
-            with contextlib.suppress(Exception):
-                await conn.send({"type": "notice", "message": notice})
+            conn.push({"type": "notice", "message": notice})
         await self.broadcast(table)
 
     def resume_all(self) -> None:
         """On start: rebuild every unfinished game and let its computer players go on."""
-        for row in self.store.tables():
-            if row.result is not None:
-                continue
+        for row in self.store.tables(finished=False):
             try:
                 table = self.load(row.id)
             except Exception:  # one table's log no longer replays: the others go on
@@ -250,17 +344,21 @@ class Manager:
     async def act(self, table: LiveTable, seat: int, action: Action) -> None:
         """Verify, log, apply and broadcast; raises the engine's IllegalAction."""
         async with table.lock:
-            self._act_locked(table, seat, action)
+            await self._act_locked(table, seat, action)
         await self.broadcast(table)
         self.kick_bots(table)
 
-    def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+    async def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+        """Verify, log (committed in a thread: the loop does not wait for the disk) and
+        apply, with the table's lock held."""
+        table.used = time.monotonic()
         for _ in range(5):
-            self._catch_up(table)
             table.game.verify(action, seat)
             try:
-                self.store.append_action(table.id, table.seq, seat, action_to_json(action))
-            except SeqTaken:
+                await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
+                                        action_to_json(action))
+            except SeqTaken:  # another server process wrote first: read its actions, again
+                await self._acatch_up(table)
                 continue
             table.game.push(action)
             table.seq += 1
@@ -292,12 +390,42 @@ class Manager:
                 "minimum": None if opened else game.hand.minimums[team]}
 
     async def broadcast(self, table: LiveTable) -> None:
-        for conn in list(table.connections):
+        """Queue each connection's state (the seat to act gets its legal actions, listed
+        in a worker process). Never waits for a client."""
+        table.used = time.monotonic()
+        game, seq = table.game, table.seq
+        legal: list[dict[str, Any]] | None = None
+        actor = None if game.over else game.actor
+        if actor is not None and any(c.seat == actor for c in table.connections):
             try:
-                await conn.send(message_for(table, conn.seat))
-            except Exception:  # a closed socket: its handler removes it
+                legal = await self.work.legal(game.legal_actions())
+            except Exception:  # the pool was shut down (the server is stopping)
+                if not self.closing:
+                    log.exception("listing the legal actions at table %s", table.id)
+                return
+            if table.seq != seq or table.game is not game:
+                return  # it changed meanwhile: the broadcast of that change follows
+        for conn in list(table.connections):
+            if conn.dropped:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(conn)
+                continue
+            conn.push(message_for(table, conn.seat, legal if conn.seat == actor else None))
+
+    def refresh_seats(self, table: LiveTable) -> None:
+        """Read the table's seats again (another server process may have changed them:
+        a new invite link, a seat handed to the computer)."""
+        row = self.store.table(table.id)
+        if row is not None and row.seats != table.row.seats:
+            table.row = dataclasses.replace(table.row, seats=row.seats)
+
+    def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
+        """The seat's invite link was revoked: close the sockets opened with it."""
+        for conn in list(table.connections):
+            if conn.seat == seat and (conn.token is None
+                                      or table.seat_of_token(conn.token) != seat):
+                conn.drop(message, code=4403,
+                          farewell={"type": "error", "fatal": True, "message": message})
 
     # ------------------------------------------------------------ computers
     def set_computer(self, table: LiveTable, seat: int, on: bool) -> None:
@@ -320,36 +448,41 @@ class Manager:
             while not self.closing and not table.game.over and table.is_bot(table.game.actor):
                 await asyncio.sleep(self.bot_delay)
                 async with table.lock:
-                    self._catch_up(table)
+                    await self._acatch_up(table)
                     game = table.game
                     if game.over or not table.is_bot(game.actor):
                         break
                     seat = game.actor
-                    bot = self._bot(table, seat)
-                    legal = game.legal_actions()
+                    level, bot = self._bot(table, seat)
                     view = seat_view(game, seat) if bot.uses_view else None
-                    # a slow computer player thinks in a thread; the lock keeps the game still
-                    action = await asyncio.to_thread(bot.choose, view, legal)
-                    self._act_locked(table, seat, action)
+                    # the computer thinks in a worker process, within its time budget;
+                    # the lock keeps the game still meanwhile
+                    action, bot = await self.work.decide(bot, view, game.legal_actions())
+                    table.bots[seat] = (level, bot)
+                    await self._act_locked(table, seat, action)
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("computer player failed at table %s", table.id)
+            if not self.closing:
+                log.exception("computer player failed at table %s", table.id)
 
     @staticmethod
-    def _bot(table: LiveTable, seat: int) -> Bot:
+    def _bot(table: LiveTable, seat: int) -> tuple[str, Bot]:
         level = table.seats[seat].get("level") or default_level()
         held = table.bots.get(seat)
         if held is not None and held[0] == level:
-            return held[1]
+            return held
+        # a table dealt from a secret: its computers' own chance is unrelated to it
+        seed = (secrets.randbits(62) if table.row.secret
+                else table.row.seed * 10 + seat)
         try:
-            bot = make_bot(level, seed=table.row.seed * 10 + seat)
+            bot = make_bot(level, seed=seed)
         except Exception:  # a level this version does not have
             log.exception("no computer player %r; playing at the first level", level)
-            bot = make_bot(default_level(), seed=table.row.seed * 10 + seat)
+            bot = make_bot(default_level(), seed=seed)
         table.bots[seat] = (level, bot)
-        return bot
+        return level, bot
 
     async def close(self) -> None:
         self.closing = True
@@ -358,3 +491,6 @@ class Manager:
                 t.bot_task.cancel()
                 with contextlib.suppress(BaseException):
                     await t.bot_task
+            for conn in list(t.connections):
+                await conn.stop()
+        self.work.close()

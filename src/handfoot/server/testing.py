@@ -30,7 +30,9 @@ class ServerProcess:
     """``python -m handfoot.server`` on 127.0.0.1 and a free port."""
 
     def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None,
-                 minute: float = 60.0) -> None:
+                 minute: float = 60.0, args: tuple[str, ...] = ()) -> None:
+        """``args``: more options of ``handfoot serve``."""
+        self.args = args
         self.db_url = db_url
         self.bot_delay = bot_delay
         self.minute = minute
@@ -47,7 +49,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "handfoot.server", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay),
-             "--minute-seconds", str(self.minute)],
+             "--minute-seconds", str(self.minute), *self.args],
             stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -82,11 +84,13 @@ class ServerProcess:
         self.stop()
 
     # ------------------------------------------------------------------ http
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def request(self, method: str, path: str, body: Any = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any]:
         data = None if body is None else (
             body if isinstance(body, bytes) else json.dumps(body).encode())
         req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              **(headers or {})})
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
                 return r.status, json.loads(r.read() or b"null")

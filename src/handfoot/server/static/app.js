@@ -69,8 +69,10 @@ $("#new-rules").addEventListener("change", seatChoice);
 async function houseRules(save) {
   const body = { base: $("#new-rules").value, toml: $("#house-toml").value };
   if (save) body.name = $("#house-name").value;
+  if (save && localStorage.getItem("hf-owner")) body.owner = localStorage.getItem("hf-owner");
   try {
     const r = await api("/api/rule-sets/check", body);
+    if (r.owner) localStorage.setItem("hf-owner", r.owner);
     const lines = r.changes.length ? r.changes.map((c) => `<li><b>${esc(c.setting)}</b>: ${esc(JSON.stringify(c.from))} → ${esc(JSON.stringify(c.to))}</li>`).join("") : "<li>no change from the preset</li>";
     if (save) { await showLobbyRules(r.name); }
     $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>; new tables can use it." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
@@ -91,6 +93,7 @@ $("#create-table").addEventListener("click", async () => {
     s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) });
   try {
     const r = await api("/api/tables", { rules: $("#new-rules").value, seats });
+    if (r.creator) localStorage.setItem("hf-creator-" + r.id, r.creator);
     $("#invites").innerHTML = "<h3>Invite links — one per person, keep them secret</h3>" + r.invites.map((i) =>
       `<p class="invite">Seat ${i.seat + 1}: <a href="${esc(i.url)}">${esc(i.url)}</a></p>`).join("");
     listTables();
@@ -100,21 +103,28 @@ $("#quick-play").addEventListener("click", async () => {
   try {
     const r = await api("/api/play", { rules: $("#quick-rules").value, level: $("#quick-level").value });
     localStorage.setItem("hf-token-" + r.id, r.token);
+    if (r.creator) localStorage.setItem("hf-creator-" + r.id, r.creator);
     location.href = `/table/${r.id}?token=${encodeURIComponent(r.token)}`;
   } catch (e) { alert(e.message); }
 });
-async function listTables() {
-  const data = await api("/api/tables");
+let lobbyPage = 0;
+async function listTables(page) {
+  if (page !== undefined) lobbyPage = page;
+  const data = await api(`/api/tables?page=${lobbyPage}`);
   const row = (t) => {
     const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
-    const state = t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? `hand ${t.hand_number}, totals ${t.totals.join(" / ")}` : "waiting to start");
+    const state = t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
     const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
       : `<a href="/table/${t.id}">watch</a>`;
     return `<li><b>${esc(t.rules)}</b> — ${esc(state)} — ${esc(who)} — ${links}</li>`;
   };
   const open = data.tables.filter((t) => !t.over), done = data.tables.filter((t) => t.over);
   $("#table-list").innerHTML = `<h3>Open and in progress (${open.length})</h3><ul>${open.map(row).join("") || "<li>none</li>"}</ul>
-    <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>`;
+    <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>` +
+    (data.pages > 1 ? `<p class="pages">Page ${data.page + 1} of ${data.pages} (${data.total} tables)
+      ${data.page > 0 ? '<button id="lobby-prev">Newer</button>' : ""} ${data.page + 1 < data.pages ? '<button id="lobby-next">Older</button>' : ""}</p>` : "");
+  if ($("#lobby-prev")) $("#lobby-prev").addEventListener("click", () => listTables(lobbyPage - 1));
+  if ($("#lobby-next")) $("#lobby-next").addEventListener("click", () => listTables(lobbyPage + 1));
 }
 
 // ------------------------------------------------------------------- table
@@ -189,7 +199,7 @@ function render() {
     ${me !== null && p.seat !== me && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
       ? `<br><button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
   for (const el of document.querySelectorAll("button.away")) {
-    el.addEventListener("click", () => send({ type: "computer", seat: Number(el.dataset.seat), on: true }));
+    el.addEventListener("click", () => send({ type: "computer", seat: Number(el.dataset.seat), on: true, creator: localStorage.getItem("hf-creator-" + hf.table) }));
   }
   $("#pile").innerHTML = `<span>Pile</span>${v.pile_top ? cardHTML(v.pile_top) : "<i>empty</i>"}<span>${v.pile_size} cards</span>${v.pile_frozen ? `<span class="frozen">FROZEN</span><span class="why">${esc(v.pile_frozen)}</span>` : ""}`;
   $("#stock").innerHTML = `<span>Stock</span><b>${v.stock_size}</b><span>cards</span>` +
@@ -219,11 +229,13 @@ function render() {
   renderActions();
   renderSheet();
   showNotice(s.notice);
+  showSeal(s);
   const banner = $("#banner");
   if (v.game_over) {
     banner.hidden = false;
     banner.innerHTML = `<b>Game over.</b> Winner: ${v.winners.map((w) => "team " + (w + 1)).join(" & ")}. Totals ${v.totals.join(" / ")}.
-      <a style="color:#fff" href="/?replay=${s.table}">Replay it</a> · <a style="color:#fff" href="/api/tables/${s.table}/record" download>Download the record</a>`;
+      <a style="color:#fff" href="/?replay=${s.table}">Replay it</a> · <a style="color:#fff" href="/api/tables/${s.table}/record" download>Download the record</a> <span class="fair"></span>`;
+    showFair(s.table, banner.querySelector(".fair"));
   } else if (s.last_hand && s.last_hand.number > Number(localStorage.getItem("hf-seen-" + s.table) || 0)) {
     banner.hidden = false;
     banner.innerHTML = `<b>Hand ${s.last_hand.number} is over</b> (${s.last_hand.ended_by === "out" ? "seat " + (s.last_hand.went_out + 1) + " went out" : s.last_hand.ended_by === "time" ? "time was called" : "the stock ran out"}). ` +
@@ -336,9 +348,30 @@ document.addEventListener("keydown", (e) => {
 });
 $("#computer").addEventListener("change", (e) => send({ type: "computer", on: e.target.checked }));
 
+// ------------------------------------------------------- provably fair deals
+// While a hand is played: the commitment to its deal, to compare with the record later.
+function showSeal(s) {
+  let el = $("#seal");
+  if (!el) { $("#sheet-box").insertAdjacentHTML("afterend", '<p id="seal" class="hint"></p>'); el = $("#seal"); }
+  el.textContent = s.commitment ? `Hand ${s.commitment.hand} was dealt before play began; its deal is sealed with SHA-256 ${s.commitment.sha256.slice(0, 16)}… (the record opens the seal when the game is over).` : "";
+  el.title = s.commitment ? s.commitment.sha256 : "";
+}
+// A finished game's deals, checked against the commitments shown when each hand was dealt.
+const fairWord = {};
+async function showFair(id, el) {
+  if (!el) return;
+  if (!fairWord[id]) {
+    try { const t = await api(`/api/tables/${id}`); fairWord[id] = t.fair ? (t.fair.verified ? `· deal verified (${t.fair.hands} hand${t.fair.hands === 1 ? "" : "s"})` : "· deal NOT verified: " + t.fair.message) : ""; }
+    catch (e) { fairWord[id] = ""; }
+  }
+  el.textContent = fairWord[id];
+}
+
 // ------------------------------------------------------------------ replay
 async function showReplay(id) {
   $("#replay").hidden = false;
+  if (!$("#replay .fair")) $("#replay-step").insertAdjacentHTML("afterend", ' <span class="fair"></span>');
+  showFair(id, $("#replay .fair"));
   $("#replay-record").href = `/api/tables/${id}/record`;
   let step = 0, total = 0;
   let asked = 0;

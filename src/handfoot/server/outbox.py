@@ -1,0 +1,130 @@
+"""One WebSocket's outgoing messages: a bounded queue that keeps only the latest state,
+sent by its own task with a time limit, so that no client can hold up a table.
+
+A client that does not keep up (a send not taken within :data:`SEND_TIMEOUT` seconds,
+or more than :data:`MAX_QUEUE` messages waiting) is dropped; it can reconnect and gets
+the whole state again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("handfoot.server")
+
+SEND_TIMEOUT = 5.0  #: seconds one message may take to go out
+MAX_QUEUE = 32  #: messages waiting (a newer state replaces a waiting one)
+
+SendText = Callable[[str], Awaitable[None]]
+Close = Callable[[int, str], Awaitable[None]]
+
+
+class Connection:
+    """A client watching a table: its seat (None: a spectator) and its outgoing queue."""
+
+    def __init__(self, seat: int | None, send_text: SendText | None = None,
+                 close: Close | None = None, token: str | None = None,
+                 send_timeout: float = SEND_TIMEOUT) -> None:
+        self.seat = seat
+        self.token = token
+        self._send_text = send_text
+        self._close = close
+        self.send_timeout = send_timeout
+        self.queue: deque[dict[str, Any]] = deque()
+        self.ready = asyncio.Event()
+        self.dropped = False
+        self.why = ""
+        self.task: asyncio.Task[None] | None = None
+        self.closing: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def push(self, msg: dict[str, Any]) -> None:
+        """Queue a message (never waits); a state replaces the state still waiting."""
+        if self.dropped:
+            return
+        if msg.get("type") == "state":
+            for old in [m for m in self.queue if m.get("type") == "state"]:
+                self.queue.remove(old)
+        self.queue.append(msg)
+        if len(self.queue) > MAX_QUEUE:
+            self.drop("too many messages waiting")
+            return
+        self.ready.set()
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        self.push(msg)
+
+    def drop(self, why: str, code: int = 1008, farewell: dict[str, Any] | None = None
+             ) -> None:
+        """Stop sending to this client and close its socket (in the background), after
+        a last message if one is given."""
+        if self.dropped:
+            return
+        self.dropped, self.why = True, why
+        self.queue.clear()
+        self.ready.set()
+        task = asyncio.get_running_loop().create_task(self._closing(code, farewell))
+        self.closing = task
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    async def _closing(self, code: int, farewell: dict[str, Any] | None) -> None:
+        if self.task is not None and not self.task.done() \
+                and self.task is not asyncio.current_task():
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        if farewell is not None and self._send_text is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._send_text(json.dumps(farewell)),
+                                       self.send_timeout)
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._close(code, self.why), self.send_timeout)
+
+    async def _run(self) -> None:
+        try:
+            while not self.dropped:
+                await self.ready.wait()
+                self.ready.clear()
+                while self.queue and not self.dropped:
+                    msg = self.queue.popleft()
+                    if self._send_text is None:
+                        continue
+                    try:
+                        await asyncio.wait_for(self._send_text(json.dumps(msg)),
+                                               self.send_timeout)
+                    except TimeoutError:
+                        log.info("dropped a client that does not read its messages")
+                        self.drop("the connection does not keep up")
+                        return
+                    except Exception:  # the socket is closed: its handler ends
+                        self.dropped, self.why = True, "closed"
+                        return
+        except asyncio.CancelledError:
+            pass
+
+    async def stop(self) -> None:
+        """The client left (or was dropped): stop the sending task, once the last
+        message of a drop has gone out."""
+        if self.closing is not None and self.closing is not asyncio.current_task():
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(self.closing), 2 * self.send_timeout)
+        self.dropped = True
+        self.ready.set()
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+
+
+_background: set[asyncio.Task[None]] = set()
