@@ -75,6 +75,8 @@ def listed_steps(hand: Hand, action: Action) -> list[Action]:
             out.extend(_lay_meld(trial, meld))
         if opening:
             out.append(GO_DOWN)
+    elif isinstance(action, LayMeld):
+        out.extend(_lay_meld(trial, action.cards))
     elif isinstance(action, AddToMeld):
         out.extend(_add(trial, action.meld, action.cards))
     elif isinstance(action, TakePile) and action.opening:
