@@ -61,7 +61,7 @@ def _play_env(env: HandAndFootEnv, seed: int, check_every: int = 0) -> dict[str,
     got = {a: 0.0 for a in env.possible_agents}
     steps = 0
     for agent in env.agent_iter(max_iter=200_000):
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _info = env.last()
         got[agent] += reward
         if check_every and steps % check_every == 0:
             game = env.game
@@ -305,3 +305,32 @@ def test_ray_gives_the_same_summary_and_records_as_jobs(tmp_path: Path) -> None:
     for n in names:
         assert json.loads((tmp_path / "ray" / n).read_text()) == \
             json.loads((tmp_path / "jobs" / n).read_text())
+
+
+def test_sim_ray_on_the_command_line_matches_jobs(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    from handfoot.cli import main
+
+    common = ["sim", "--variant", "six-deck", "--bots", "random,heuristic", "--hands", "3",
+              "--seed", "4", "--json"]
+    assert main([*common, "--ray", "--record-dir", str(tmp_path / "ray")]) == 0
+    out = capsys.readouterr()
+    ray_summary = json.loads(out.out)
+    assert "3/3 hands" in out.err  # progress
+    assert main([*common, "--jobs", "2", "--record-dir", str(tmp_path / "jobs")]) == 0
+    jobs_summary = json.loads(capsys.readouterr().out)
+    for key in ("wins", "ties", "mean_points", "mean_difference", "ended_by", "mean_turns"):
+        assert ray_summary[key] == jobs_summary[key]
+    for p in (tmp_path / "jobs").iterdir():
+        assert (tmp_path / "ray" / p.name).read_text() == p.read_text()
+
+
+def test_bench_reports_rollout_steps_per_second(capsys: pytest.CaptureFixture[str]) -> None:
+    from handfoot.cli import main
+
+    assert main(["bench", "--json", "--variant", "texas-good-sam", "--hands", "1",
+                 "--decisions", "2"]) == 0
+    row = json.loads(capsys.readouterr().out)["texas-good-sam"]
+    for key in ("engine_steps_per_s", "pettingzoo_steps_per_s", "openspiel_steps_per_s"):
+        assert row[key] > 0

@@ -155,8 +155,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     run: Callable[..., Summary]
     if args.ray is not None:  # spread over a Ray cluster (a local one with no address)
         try:
-            from handfoot.research.ray_sim import simulate_ray
             import ray  # noqa: F401
+
+            from handfoot.research.ray_sim import simulate_ray
         except ImportError:
             print("handfoot: --ray needs Ray: pip install 'handfoot[research]'",
                   file=sys.stderr)

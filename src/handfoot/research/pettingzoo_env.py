@@ -25,7 +25,7 @@ same seed and the same actions give the same game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -44,7 +44,8 @@ ObsDict = dict[str, npt.NDArray[Any]]
 class HandAndFootEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     """A game of Hand and Foot under ``rules`` as a PettingZoo AEC environment."""
 
-    metadata = {"name": "handfoot_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "handfoot_v0", "render_modes": ["ansi"],
+                                          "is_parallelizable": False}
 
     def __init__(self, rules: Rules, *, max_hands: int | None = None,
                  win_reward: float = 0.0, render_mode: str | None = None) -> None:
@@ -56,7 +57,7 @@ class HandAndFootEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         seats = rules.players.seats
         self.possible_agents = [f"seat_{s}" for s in range(seats)]
-        self.agents = []
+        self.agents: list[str] = []
         self.obs_size = observation_size(rules)
         box = spaces.Box(low=-np.inf, high=np.inf, shape=(self.obs_size,), dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(self.codec.size,), dtype=np.int8)

@@ -51,7 +51,8 @@ def simulate_ray(rules: Rules, hands: int, seed: int, bot_names: Sequence[str],
             options["address"] = address
         ray.init(**options)
     try:
-        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        workers = max(1, int(resources.get("CPU", 1)))
         task = ray.remote(_remote_chunk)
         start = time.perf_counter()
         spec_ref = ray.put(spec)
