@@ -50,8 +50,9 @@ def test_pettingzoo_api_and_seed_tests_pass(name: str) -> None:
 
 @FEW
 @given(rule_sets())
-def test_pettingzoo_api_test_passes_in_house_rules(rules: Rules) -> None:
+def test_pettingzoo_api_and_seed_tests_pass_in_house_rules(rules: Rules) -> None:
     api_test(HandAndFootEnv(rules, max_hands=1), num_cycles=200)
+    seed_test(lambda: HandAndFootEnv(rules, max_hands=1), num_cycles=100)
 
 
 def _play_env(env: HandAndFootEnv, seed: int, check_every: int = 0) -> dict[str, float]:
