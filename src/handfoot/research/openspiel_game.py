@@ -290,8 +290,7 @@ class HandAndFootState(pyspiel.State):  # type: ignore[misc]
                 break
         if world is None:
             return other
-        world.history = list(self.table.hand.history)
-        world.deal = self.table.hand.deal
+        world.history = list(self.table.hand.history)  # public: every action is seen
         other.table.hand = world
         return other
 
