@@ -335,3 +335,16 @@ def test_bench_reports_rollout_steps_per_second(capsys: pytest.CaptureFixture[st
     row = json.loads(capsys.readouterr().out)["texas-good-sam"]
     for key in ("engine_steps_per_s", "pettingzoo_steps_per_s", "openspiel_steps_per_s"):
         assert row[key] > 0
+
+
+def test_pettingzoo_a_whole_game_ends_in_termination_with_the_win_reward() -> None:
+    """texas-good-sam is one hand: the game ends with it, the winners get win_reward."""
+    env = env_for("texas-good-sam", win_reward=1000.0)
+    got = _play_env(env, 3)
+    game = env.game
+    assert game is not None and game.over
+    scores = [sc.total for sc in game.results[0].scores]
+    for s, agent in enumerate(env.possible_agents):
+        team = game.rules.team_of[s]
+        bonus = 1000.0 if team in game.winners else -1000.0
+        assert got[agent] == pytest.approx(scores[team] - scores[1 - team] + bonus)
