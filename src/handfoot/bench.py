@@ -10,7 +10,9 @@ the cost of moving cards. One process, one core; times are the CPU time of this 
 (``time.process_time``), so that other work on the machine does not count against it.
 The default sizes finish within a minute for the five presets; ``--hands`` and
 ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
-size instead (:mod:`handfoot.bench_legal`).
+size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
+per second of a random rollout through the engine, the PettingZoo environment and the
+OpenSpiel game are reported too (:mod:`handfoot.research.speed`; None without it).
 """
 
 from __future__ import annotations
@@ -108,6 +110,8 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
     floor = floor_hands_per_second(rules, max(random_hands, heuristic_hands) * 10, seed)
     random_speed = hands_per_second(rules, ("random",), random_hands, seed)
     heuristic_speed = hands_per_second(rules, ("heuristic",), heuristic_hands, seed)
+    from handfoot.research.speed import rollout_speeds  # numpy only; each API lazily
+
     return {
         "floor_hands_per_s": round(floor, 1),
         "random_hands_per_s": round(random_speed, 1),
@@ -119,6 +123,7 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
         "expert_decisions": len(times),
         "random_hands": random_hands,
         "heuristic_hands": heuristic_hands,
+        **rollout_speeds(rules, random_hands, seed),
     }
 
 
@@ -167,6 +172,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"{r['expert_ms_per_decision_median']:7.1f} ms median, "
                   f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
                   f"({r['expert_decisions']} decisions)", flush=True)
+            print(f"{'':18} random rollout, steps/s: engine {r['engine_steps_per_s']}   "
+                  f"PettingZoo {r['pettingzoo_steps_per_s']}   OpenSpiel "
+                  f"{r['openspiel_steps_per_s']}", flush=True)
     if args.json:
         print(json.dumps({**out, "engine_compiled": engine_compiled()}, indent=1))
     else:

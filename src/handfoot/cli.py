@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from rich.table import Table
 from handfoot import __version__
 from handfoot.actions import Action, AddToMeld, Discard, LayDown, LayMeld, TakeBack, TakePile
 from handfoot.arena import (
+    Summary,
     play,
     plot_differences,
     seat_bots,
@@ -162,18 +163,41 @@ def cmd_sim(args: argparse.Namespace) -> int:
               "must be at least 1", file=sys.stderr)
         return 2
     record_dir = Path(args.record_dir) if args.record_dir else None
-    options: dict[str, Any] = {"games": args.games is not None, "duplicate": args.duplicate,
-                               "jobs": args.jobs}
+    options: dict[str, Any] = {"games": args.games is not None, "duplicate": args.duplicate}
+    run: Callable[..., Summary]
+    if args.ray is not None:  # spread over a Ray cluster (a local one with no address)
+        try:
+            import ray  # noqa: F401
+
+            from handfoot.research.ray_sim import simulate_ray
+        except ImportError:
+            print("handfoot: --ray needs Ray: pip install 'handfoot[research]'",
+                  file=sys.stderr)
+            return 2
+        options["address"] = args.ray or None
+        run = simulate_ray
+    else:
+        options["jobs"] = args.jobs
+        run = simulate
     if sys.stdout.isatty():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
         with Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), transient=True) as bar:
             task = bar.add_task(f"{'games' if options['games'] else 'hands'} of "
                                 f"{rules.name}", total=count)
-            summary = simulate(rules, count, args.seed, names, record_dir,
-                               progress=lambda n: bar.advance(task, n), **options)
+            summary = run(rules, count, args.seed, names, record_dir,
+                          progress=lambda n: bar.advance(task, n), **options)
+    elif args.ray is not None:  # a long run on a cluster: progress on stderr
+        done = [0]
+
+        def report(n: int) -> None:
+            done[0] += n
+            print(f"{done[0]}/{count} {'games' if options['games'] else 'hands'}",
+                  file=sys.stderr, flush=True)
+
+        summary = run(rules, count, args.seed, names, record_dir, progress=report, **options)
     else:
-        summary = simulate(rules, count, args.seed, names, record_dir, **options)
+        summary = run(rules, count, args.seed, names, record_dir, **options)
     print(summary_json(summary) if args.json else summary_text(summary))
     if args.plot:
         plot_differences(summary, args.plot)
@@ -283,6 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, help="whole games (the preset's hands) instead")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="spread the deals over a Ray cluster (a local one when no address "
+                        "is given); the same results as --jobs (needs handfoot[research])")
     p.add_argument("--duplicate", action="store_true",
                    help="play every deal again with the teams' seats swapped")
     p.add_argument("--record-dir", help="write one game record per hand (game) here")
