@@ -351,3 +351,31 @@ def test_the_only_move_is_the_only_legal_move(name: str) -> None:
             forced += 1
         game.apply(players[game.actor].choose(None, game.legal_actions()))
     assert forced > 10
+
+
+def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> None:
+    # Asked and agreed where the player must then play every card (classic's reading),
+    # holding two 2s whose only room is on the one clean book going out needs: burning
+    # one would make it dirty, so going out is not possible and the player discards.
+    base = preset("classic")
+    rules = dataclasses.replace(
+        base, meld=dataclasses.replace(base.meld, max_wilds=1, burn_wilds=True),
+        going_out=dataclasses.replace(base.going_out, clean_books=1, dirty_books=1,
+                                      partners="none"))
+    hand = Hand(rules, stacked_deal(rules, hands={0: "2C 2D 9C 9D"}, stock="4C 4D",
+                                    reserve="5C 5D 5H 5H 5H 5S 5S 7C 7D 7D 7D 7H 7S 2H"))
+    put_meld(hand, 0, "5C 5D 5H 5H 5H 5S 5S")
+    put_meld(hand, 0, "7C 7D 7D 7D 7H 7S 2H")
+    hand.hands[0] = [0] * NUM_CARDS
+    for c in parse_cards("2C 2D"):
+        hand.hands[0][c] += 1
+    hand.hand_len[0] = 2
+    hand.feet[0] = None
+    hand.in_foot[0] = True
+    hand.phase = Phase.PLAY
+    hand.asked, hand.permission = True, True
+    assert hand.out_this_turn_blocker(0) is not None and not hand.must_go_out(0)
+    legal = hand.legal_actions()
+    assert any(isinstance(a, Discard) for a in legal)
+    with pytest.raises(IllegalAction, match="needs 1 more clean book"):
+        hand.apply(AddToMeld(0, parse_cards("2C")))

@@ -1,6 +1,7 @@
 """No engine or computer-player work on the server's event loop (issue 13, item 4): a
-hand of 40 cards, whose legal moves take the engine most of a minute to list, holds up
-no other table; computer players keep to their time budget. The figure (a person's push
+hand of 30 cards (the most a rule set deals; the engine before moves one meld at a time
+took seconds to list its moves) holds up no other table and gets its whole list of
+moves; computer players keep to their time budget. The figure (a person's push
 while 20 tables of hard computers play) is measured by ``python -m
 handfoot.server.bench_latency`` (docs/server.md), not here: this asserts behaviour."""
 
@@ -19,7 +20,7 @@ from handfoot.rules import preset
 from handfoot.server.testing import ServerProcess
 from server_fixtures import sqlite_url  # noqa: F401
 
-HUGE = "[deal]\nhand_size = 40\nfoot_size = 11\n"
+HUGE = "[deal]\nhand_size = 30\nfoot_size = 11\n"
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
         yield s
 
 
-def test_a_hand_of_40_cards_holds_up_no_other_table(server: ServerProcess) -> None:
+def test_the_largest_hand_holds_up_no_other_table(server: ServerProcess) -> None:
     server.post("/api/rule-sets/check", {"base": "six-deck", "name": "forty", "toml": HUGE})
     big = server.post("/api/tables", {"rules": "forty", "seed": 5,
                                       "seats": [{"kind": "human"}] * 4})
@@ -44,7 +45,7 @@ def test_a_hand_of_40_cards_holds_up_no_other_table(server: ServerProcess) -> No
     try:
         st = giant.state()
         draw = next(a for a in st["legal"] if a["type"] in ("draw", "take-upcard"))
-        giant.act(draw)  # the 40-card hand's moves are now being listed
+        giant.act(draw)  # the 30-card hand's moves are now being listed
         time.sleep(0.2)
         # meanwhile a person at another table draws and hears back at once
         seq = other.state()["seq"]
@@ -53,11 +54,12 @@ def test_a_hand_of_40_cards_holds_up_no_other_table(server: ServerProcess) -> No
         after = other.state(seq + 1, timeout=30)
         took = time.monotonic() - start
         assert after["legal"] and took < 2.0, took
-        # the big hand's list comes too, cut short by its time budget (the engine checks
-        # any other move sent), and never the whole server's minute
+        # the big hand's whole list comes too: one meld and one card at a time, a few
+        # dozen moves (never the millions of whole openings)
         big_state = giant.state(st["seq"] + 1, timeout=30)
         kinds = {a["type"] for a in big_state["legal"]}
-        assert "lay-down" in kinds and len(big_state["legal"]) <= 3 * 200 + 60
+        assert {"meld", "discard"} <= kinds and "lay-down" not in kinds
+        assert len(big_state["legal"]) < 300
     finally:
         for c in (watcher, giant, other):
             c.close()

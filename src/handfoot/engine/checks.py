@@ -375,8 +375,15 @@ class CheckedHand(HandState):
                 return f"the {RANK_WORDS[rank]} cannot make a meld"
             need += low
             room += cap - low
+        # A wild burned on a clean book makes it dirty: only a clean book the team can
+        # spare (beyond the clean books going out needs) takes one.
+        spare_clean = self.books(team)[0] - self.rules.going_out.clean_books
         for m in melds:
             if m.kind == RANK_MELD and m.size >= size and mr.burn_wilds:
+                if not m.wilds:
+                    if spare_clean <= 0:
+                        continue
+                    spare_clean -= 1
                 room += self._wild_room(m.naturals, m.wilds, 0)
             elif m.kind == WILD_MELD and m.size < size:
                 room += size - m.size
