@@ -59,10 +59,7 @@ from handfoot.engine.melds import (
     classify,
     meld_order,
 )
-from handfoot.engine.state import HandState, Phase
-
-_CHOOSE, _DRAW, _PLAY, _ASK, _OVER = (Phase.CHOOSE, Phase.DRAW, Phase.PLAY, Phase.ASK,
-                                      Phase.OVER)
+from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState
 
 #: open melds by rank, books by rank, and whether a wild-card meld is open
 Tables = tuple[dict[int, int], dict[int, int], bool]

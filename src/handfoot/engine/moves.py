@@ -51,11 +51,9 @@ from handfoot.actions import (
 from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, is_three
 from handfoot.engine.checks import CheckedHand
 from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
-from handfoot.engine.state import Phase
+from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER
 from handfoot.rules import Rules
 
-_CHOOSE, _DRAW, _PLAY, _ASK, _OVER = (Phase.CHOOSE, Phase.DRAW, Phase.PLAY, Phase.ASK,
-                                      Phase.OVER)
 _CHOICES = (ChooseHand(0), ChooseHand(1))
 _ANSWERS = (YES, NO)
 _DISCARDS = tuple(Discard(c) for c in range(NUM_CARDS))
