@@ -1,0 +1,93 @@
+"use strict";
+// The lobby: rule sets, quick play, new tables and their invites, the list of tables.
+// ------------------------------------------------------------------- lobby
+let ruleSets = [];
+async function showLobby() {
+  $("#lobby").hidden = false;
+  const data = await api("/api/rule-sets");
+  ruleSets = data.rule_sets;
+  for (const sel of document.querySelectorAll(".rulesets")) {
+    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
+  }
+  for (const sel of document.querySelectorAll(".levels")) {
+    sel.innerHTML = data.levels.map((l) => `<option ${l === data.default_level ? "selected" : ""}>${esc(l)}</option>`).join("");
+  }
+  hf.levels = data.levels;
+  hf.defaultLevel = data.default_level;
+  seatChoice();
+  listTables();
+  setInterval(() => { if (!document.hidden) listTables(); }, 5000);
+}
+function seatChoice() {
+  const r = ruleSets.find((x) => x.name === $("#new-rules").value) || { seats: 4 };
+  let html = "<h3>Seats</h3>";
+  for (let i = 0; i < r.seats; i++) {
+    html += `<label>Seat ${i + 1} (team ${(i % 2) + 1}) <select class="seat-kind" data-seat="${i}">
+      <option value="human">a person</option>
+      ${hf.levels.map((l, k) => `<option value="bot:${esc(l)}" ${i > 0 && l === hf.defaultLevel ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
+    </select></label>`;
+  }
+  $("#seat-choice").innerHTML = html;
+  $("#show-rules").href = "/api/rules/" + encodeURIComponent($("#new-rules").value);
+}
+$("#new-rules").addEventListener("change", seatChoice);
+async function houseRules(save) {
+  const body = { base: $("#new-rules").value, toml: $("#house-toml").value };
+  if (save) body.name = $("#house-name").value;
+  if (save && localStorage.getItem("hf-owner")) body.owner = localStorage.getItem("hf-owner");
+  try {
+    const r = await api("/api/rule-sets/check", body);
+    if (r.owner) localStorage.setItem("hf-owner", r.owner);
+    const lines = r.changes.length ? r.changes.map((c) => `<li><b>${esc(c.setting)}</b>: ${esc(JSON.stringify(c.from))} → ${esc(JSON.stringify(c.to))}</li>`).join("") : "<li>no change from the preset</li>";
+    if (save) { await showLobbyRules(r.name); }
+    $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>; new tables can use it." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
+  } catch (e) { $("#house-result").innerHTML = `<p class="error" style="color:#a00"><b>${esc(e.message)}</b></p>`; }
+}
+async function showLobbyRules(select) {
+  const data = await api("/api/rule-sets");
+  ruleSets = data.rule_sets;
+  for (const sel of document.querySelectorAll(".rulesets")) {
+    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
+  }
+  $("#new-rules").value = select; seatChoice();
+}
+$("#house-check").addEventListener("click", () => houseRules(false));
+$("#house-save").addEventListener("click", () => houseRules(true));
+$("#create-table").addEventListener("click", async () => {
+  const seats = [...document.querySelectorAll(".seat-kind")].map((s) =>
+    s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) });
+  try {
+    const r = await api("/api/tables", { rules: $("#new-rules").value, seats });
+    if (r.creator) localStorage.setItem("hf-creator-" + r.id, r.creator);
+    $("#invites").innerHTML = "<h3>Invite links — one per person, keep them secret</h3>" + r.invites.map((i) =>
+      `<p class="invite">Seat ${i.seat + 1}: <a href="${esc(i.url)}">${esc(i.url)}</a></p>`).join("");
+    listTables();
+  } catch (e) { $("#invites").innerHTML = `<p style="color:#a00"><b>${esc(e.message)}</b></p>`; }
+});
+$("#quick-play").addEventListener("click", async () => {
+  try {
+    const r = await api("/api/play", { rules: $("#quick-rules").value, level: $("#quick-level").value });
+    localStorage.setItem("hf-token-" + r.id, r.token);
+    if (r.creator) localStorage.setItem("hf-creator-" + r.id, r.creator);
+    location.href = `/table/${r.id}?token=${encodeURIComponent(r.token)}`;
+  } catch (e) { alert(e.message); }
+});
+let lobbyPage = 0;
+async function listTables(page) {
+  if (page !== undefined) lobbyPage = page;
+  const data = await api(`/api/tables?page=${lobbyPage}`);
+  const row = (t) => {
+    const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
+    const state = t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
+    const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
+      : `<a href="/table/${t.id}">watch</a>`;
+    return `<li><b>${esc(t.rules)}</b> — ${esc(state)} — ${esc(who)} — ${links}</li>`;
+  };
+  const open = data.tables.filter((t) => !t.over), done = data.tables.filter((t) => t.over);
+  $("#table-list").innerHTML = `<h3>Open and in progress (${open.length})</h3><ul>${open.map(row).join("") || "<li>none</li>"}</ul>
+    <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>` +
+    (data.pages > 1 ? `<p class="pages">Page ${data.page + 1} of ${data.pages} (${data.total} tables)
+      ${data.page > 0 ? '<button id="lobby-prev">Newer</button>' : ""} ${data.page + 1 < data.pages ? '<button id="lobby-next">Older</button>' : ""}</p>` : "");
+  if ($("#lobby-prev")) $("#lobby-prev").addEventListener("click", () => listTables(lobbyPage - 1));
+  if ($("#lobby-next")) $("#lobby-next").addEventListener("click", () => listTables(lobbyPage + 1));
+}
