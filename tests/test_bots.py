@@ -20,7 +20,14 @@ from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
 from handfoot.bots import LEVELS, Bot, make_bot
 from handfoot.bots.expert import ExpertBot, sample_world
-from handfoot.bots.heuristic import HeuristicBot, Obs, decide, obs_from_hand, obs_from_view
+from handfoot.bots.heuristic import (
+    OBS_FIELDS,
+    HeuristicBot,
+    Obs,
+    decide,
+    obs_from_hand,
+    obs_from_view,
+)
 from handfoot.cards import NUM_CARDS
 from handfoot.cli import main
 from handfoot.engine import (
@@ -374,7 +381,7 @@ def _meld_reading(m: Any) -> tuple[int, ...]:
 
 
 def _reading(o: Obs) -> dict[str, Any]:
-    return {**{name: getattr(o, name) for name in Obs.__slots__ if name != "melds"},
+    return {**{name: getattr(o, name) for name in OBS_FIELDS if name != "melds"},
             "hand": list(o.hand), "known_next": list(o.known_next), "opened": list(o.opened),
             "stack_tops": tuple(o.stack_tops),
             "melds": [[_meld_reading(m) for m in team] for team in o.melds]}

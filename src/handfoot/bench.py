@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from handfoot import bench_legal
+from handfoot import bench_legal, compiled
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bots import Bot
 from handfoot.bots.expert import ExpertBot
@@ -183,6 +183,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def engine_compiled() -> bool:
-    """Whether the engine's modules run compiled (``HANDFOOT_COMPILE=1``, see setup.py)."""
-    from handfoot.engine import state
-    return not state.__file__.endswith(".py")
+    """Whether the engine runs compiled with mypyc (the default install; see
+    :mod:`handfoot.compiled`)."""
+    return compiled.running_compiled()

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.cards import RANK, SEVEN, WILD, Card, is_red, is_three
 from handfoot.rules import Rules, Words
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class
 @dataclass(frozen=True, slots=True)
 class TeamScore:
     """One team's score for one hand, item by item; ``total`` is their sum."""

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple, cast
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import Action, action_to_json
 from handfoot.cards import NO_CARDS, Card, card_code, format_card, sort_cards, sorted_from_counts
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase
@@ -44,6 +46,7 @@ class PlayerView(NamedTuple):
     known: tuple[Card, ...]  #: cards the whole table saw go into this hand (from the pile)
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class
 @dataclass(frozen=True, slots=True)
 class MeldView:  # a dataclass: a named tuple may not have a field called "index"
     index: int
@@ -72,6 +75,7 @@ class TeamView(NamedTuple):
     laid_out_points: int = 0
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class View:
     """Everything one seat (or, with ``seat`` None, a spectator) may see.

@@ -11,6 +11,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
 from handfoot.views import View
 
@@ -25,6 +27,7 @@ class Bot(Protocol):
         ...
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class RandomBot:
     """Picks uniformly among the legal moves (``easy``).
 

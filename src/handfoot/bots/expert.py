@@ -28,6 +28,8 @@ import random
 import time
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import (
     DRAW,
     NO,
@@ -224,6 +226,7 @@ def estimate(hand: Hand, team: int) -> float:
     return value(hand, team, weights_for(hand.rules))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class ExpertBot:
     """Determinized Monte Carlo over its policy's best candidates (``hard``)."""
 

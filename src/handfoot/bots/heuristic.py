@@ -30,6 +30,8 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import (
     ASK,
     DRAW,
@@ -65,6 +67,7 @@ assert all(_PHASES[p] == p.name.lower() for p in Phase)
 _CHOOSE, _ASK = Phase.CHOOSE, Phase.ASK  # read on every decision: module names are faster
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class MeldInfo:
     """A meld on the table, as a player sees it."""
 
@@ -97,13 +100,18 @@ class MeldLike(Protocol):
     def high(self) -> int: ...
 
 
+#: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
+OBS_FIELDS = ("asked", "foot_left", "hand", "hand_len", "in_foot", "known_next", "melds",
+              "minimum", "opened", "partner_foot_left", "partner_hand", "permission", "phase",
+              "pile_size", "pile_top", "pile_wild", "rules", "seat", "stack_tops", "stock_size",
+              "team", "turn")
+
+
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Obs:
     """What the heuristic reads: one seat's knowledge, in count vectors."""
 
-    __slots__ = ("asked", "foot_left", "hand", "hand_len", "in_foot", "known_next",
-                 "melds", "minimum", "opened", "partner_foot_left", "partner_hand",
-                 "permission", "phase", "pile_size", "pile_top", "pile_wild", "rules",
-                 "seat", "stack_tops", "stock_size", "team", "turn")
+    __slots__ = OBS_FIELDS
 
     rules: Rules
     seat: int
@@ -703,6 +711,7 @@ def discard_options(o: Obs) -> Iterator[Action]:
         yield Discard(c)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class HeuristicBot:
     """The rule-based player (``medium`` in the user interface)."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import le
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import (
     Action,
     AddToMeld,
@@ -77,6 +79,7 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
     return format_cards(missing)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class CheckedHand(HandState):
     """A hand whose actions are checked: :meth:`verify`, :meth:`is_legal`, :meth:`apply`."""
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.cards import JOKER, Card
 from handfoot.rules import Rules
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Everything chance decides for a hand, so that a record stands on its own.

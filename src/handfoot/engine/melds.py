@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.cards import (
     NATURAL,
     NUM_CARDS,
@@ -31,6 +33,7 @@ RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
 TWOS = (0, 1, 2, 3)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Meld:
     """A meld on the table; it is a book once it holds ``book_size`` cards."""
 
@@ -223,6 +226,7 @@ def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:
     return kind
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Pending:
     """What one lay-down (or a pile pick-up with its opening) would put on the table."""

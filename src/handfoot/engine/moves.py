@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import (
     ASK,
     DRAW,
@@ -119,6 +121,7 @@ def picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
             yield (*first[:k], *tail)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Hand(CheckedHand):
     """One hand of Hand and Foot: the state, every action checked, and the legal moves.
 
@@ -386,6 +389,7 @@ _ACTION_TYPES = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, LayMeld, TakeB
                  AddToMeld, PickUpFoot, Discard, EndTurn, AskToGoOut, AnswerGoOut)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class LegalActions(Sequence[Action]):
     """The legal actions of a hand as it stands, as a lazy sequence.
 

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Self
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import (
     Action,
     AddToMeld,
@@ -97,6 +99,7 @@ def _face_down_pile(pile: list[Card]) -> list[Card]:
     return made
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class HandState:
     """The state of one hand: who holds what, what is on the table, whose turn it is."""
 
