@@ -44,8 +44,8 @@ def extensions() -> list[Any]:
         from mypyc.build import mypycify
 
         return list(mypycify([f"src/handfoot/{m}.py" for m in modules], opt_level="3"))
-    except Exception as e:  # mypy missing, or it found the source does not type-check
-        _warn(e)
+    except (Exception, SystemExit) as e:  # no mypy, or the source does not type-check
+        _warn(e or "mypyc stopped")
         return []
 
 

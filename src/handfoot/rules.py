@@ -556,7 +556,8 @@ class Rules:
         return out
 
     def to_toml(self) -> str:
-        return tomli_w.dumps(self.to_dict())
+        text: str = tomli_w.dumps(self.to_dict())
+        return text
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], base: Rules | None = None) -> Rules:
