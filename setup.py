@@ -14,10 +14,14 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
+_warned: list[object] = []
+
 
 def _warn(why: object) -> None:
-    print(f"handfoot: not compiled ({why}); the pure-Python modules are installed",
-          file=sys.stderr)
+    if not _warned:  # once: the first failure says why
+        _warned.append(why)
+        print(f"handfoot: not compiled ({why}); the pure-Python modules are installed",
+              file=sys.stderr)
 
 
 class BuildOrFallBack(build_ext):
