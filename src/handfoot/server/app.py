@@ -39,6 +39,7 @@ from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
+from handfoot.server.hosting import host_routes, invite_token
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
 from handfoot.server.outbox import Connection
 from handfoot.server.store import RuleSetTaken, Store
@@ -119,11 +120,16 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         return f"{base}/table/{table_id}?token={token}"
 
     async def new_table(request: Request, rules_name: str, seats: list[dict[str, Any]],
-                        seed: int | None) -> dict[str, Any]:
+                        seed: int | None, wait: bool = False) -> dict[str, Any]:
+        """``wait``: the game starts when every person has joined (or the host starts
+        it); else at once."""
         rules = _rules_named(store, rules_name)
         n = rules.players.seats
         if len(seats) != n:
             raise ApiError(f"These rules seat {n} players; {len(seats)} seats were given.")
+        tid = secrets.token_hex(6)
+        # the host's token; each invite is derived from it, so the host can see them again
+        creator = new_token()
         stored: list[dict[str, Any]] = []
         tokens: list[str | None] = []
         for i, s in enumerate(seats):
@@ -132,10 +138,13 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             level = s.get("level", default_level())
             if s["kind"] == "bot" and level not in levels():
                 raise ApiError(f"There is no computer player called {level!r}; "
-                               f"the levels are {', '.join(levels())}.")
-            name = str(s.get("name", ""))[:40]
+                               f"the levels are {', '.join(offered_levels())}.")
+            name = s.get("name", "")
+            if not isinstance(name, str):
+                raise ApiError(f"The name of seat {i + 1} must be text.")
+            name = " ".join(name.split())[:40]
             if s["kind"] == "human":
-                tok = new_token()
+                tok = invite_token(creator, tid, i, 0)
                 stored.append({"kind": "human", "name": name, "token_hash": token_hash(tok),
                                "level": level if level in levels() else default_level()})
                 tokens.append(tok)
@@ -146,28 +155,31 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         # without an explicit seed the deals come from a secret of 256 bits, shown
         # to nobody while the game is played
         secret = new_secret() if seed is None else None
-        creator = new_token()
         try:
-            tid = store.create_table(rules_name, rules.to_toml(), seed or 0, stored,
-                                     secret=secret, creator_hash=token_hash(creator))
+            store.create_table(rules_name, rules.to_toml(), seed or 0, stored, table_id=tid,
+                               secret=secret, creator_hash=token_hash(creator),
+                               waiting=wait and any(t is not None for t in tokens))
         except Exception:
             limits.give_back("tables", who)
             raise
         table = await get_table(tid)
         manager.kick_bots(table)
-        return {"id": tid, "rules": rules_name, "creator": creator, "invites": [
-            {"seat": i, "token": t, "url": invite(request, tid, t)}
-            for i, t in enumerate(tokens) if t is not None]}
+        return {"id": tid, "rules": rules_name, "creator": creator, "waiting": table.waiting,
+                "invites": [{"seat": i, "name": stored[i]["name"], "token": t,
+                             "url": invite(request, tid, t)}
+                            for i, t in enumerate(tokens) if t is not None]}
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
     async def api_presets(request: Request) -> Response:
         out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
-                "saved": False} for n in PRESET_NAMES]
+                "teams": preset(n).players.teams, "saved": False} for n in PRESET_NAMES]
         for name, base in store.rule_sets():
+            rules = _rules_named(store, name)
             out.append({"name": name, "title": f"house rules from {base}",
-                        "seats": _rules_named(store, name).players.seats, "saved": True})
+                        "seats": rules.players.seats, "teams": rules.players.teams,
+                        "saved": True})
         return JSONResponse({"rule_sets": out, "levels": offered_levels(),
                              "all_levels": levels(), "default_level": default_level()})
 
@@ -223,6 +235,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         """A table in the lobby: from memory if it is live, else from its row (a table
         is not loaded to be listed)."""
         table = manager.live.get(row.id)
+        waiting = False
         if row.result is not None:  # finished: the lobby needs no replay
             out = {"seq": row.result["seq"], "over": True, "started": True,
                    "hand_number": row.result["hand_number"],
@@ -232,12 +245,14 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             out = {"seq": table.seq, "over": g.over, "started": table.seq > 0,
                    "hand_number": g.hand_number, "totals": list(g.totals),
                    "winners": list(g.winners)}
+            waiting = table.waiting
         else:
             seq = store.action_count(row.id)
+            waiting = seq == 0 and store.is_waiting(row.id)
             out = {"seq": seq, "over": False, "started": seq > 0, "hand_number": None,
                    "totals": None, "winners": []}
         return {"id": row.id, "rules": row.rules_name, "created": row.created.isoformat(),
-                **out,
+                **out, "waiting": waiting,
                 "seats": [{"kind": s["kind"], "computer": bool(s["kind"] == "bot"
                                                                or s.get("computer")),
                            "name": s.get("name", "")} for s in row.seats]}
@@ -249,8 +264,12 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             seed = seed_value(data.get("seed"))
             if not isinstance(seats, list):
                 raise ApiError("Say who sits in each seat.")
+            wait = data.get("wait", False)
+            if not isinstance(wait, bool):
+                raise ApiError("Say wait: true (the game starts when everyone has joined) "
+                               "or false.")
             return JSONResponse(await new_table(request, str(data.get("rules", "")), seats,
-                                                seed))
+                                                seed, wait))
         # the lobby: open tables and those finished lately, newest first, a page at a time
         try:
             page = max(0, min(int(request.query_params.get("page", "0")), 10**6))
@@ -356,6 +375,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         async def close(code: int, reason: str) -> None:
             await ws.close(code)
 
+        if seat is not None:
+            await manager.join(table, seat)
         manager.kick_bots(table)  # a table unloaded while idle: its computers go on
         conn = Connection(seat, ws.send_text, close, token)
         conn.start()
@@ -460,6 +481,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if table.is_bot(seat):
             return {"type": "error",
                     "message": "A computer player holds your seat; take it back first."}
+        if table.waiting:
+            return {"type": "error", "message": "The game starts when everyone has joined, "
+                    "or when the person who set up the table starts it."}
         try:
             await manager.act(table, seat, action)
         except IllegalAction as e:
@@ -493,6 +517,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         Route("/api/tables/{id}/record", api_record),
         Route("/api/tables/{id}/replay", api_replay),
         WebSocketRoute("/ws/{id}", ws_endpoint),
+        *host_routes(store, manager, get_table, invite),
         *event_routes(events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -91,6 +91,8 @@ class LiveTable:
     commitments: dict[int, str] = field(default_factory=dict)
     #: once the game is over: its deals checked against their commitments
     fair: dict[str, Any] | None = None
+    #: waiting for its people: nobody acts, no computer plays, until it starts
+    waiting: bool = False
 
     @property
     def id(self) -> str:
@@ -103,6 +105,11 @@ class LiveTable:
     def is_bot(self, seat: int) -> bool:
         s = self.seats[seat]
         return bool(s["kind"] == "bot" or s.get("computer"))
+
+    def waiting_for(self) -> list[int]:
+        """The people's seats whose invite link has not been opened yet."""
+        return [i for i, s in enumerate(self.seats)
+                if s["kind"] == "human" and not s.get("computer") and not s.get("joined")]
 
     def seat_of_token(self, token: str) -> int | None:
         h = token_hash(token)
@@ -149,7 +156,7 @@ def message_for(table: LiveTable, seat: int | None,
     game = table.game
     connected = {c.seat for c in table.connections if c.seat is not None}
     view = public_view(game) if seat is None else seat_view(game, seat)
-    mine = seat is not None and not game.over and game.actor == seat
+    mine = seat is not None and not game.over and game.actor == seat and not table.waiting
     return {
         "type": "state",
         "table": table.id,
@@ -158,8 +165,10 @@ def message_for(table: LiveTable, seat: int | None,
         "rules": table.row.rules_name,
         "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
                    "level": s.get("level"), "name": s.get("name", ""),
-                   "connected": i in connected}
+                   "connected": i in connected, "joined": bool(s.get("joined"))}
                   for i, s in enumerate(table.seats)],
+        # the game starts when every person has joined, or when the host starts it
+        "waiting": table.waiting,
         "view": view.to_json(),
         "legal": (legal or []) if mine else [],
         "last_hand": last_hand_json(game),
@@ -188,7 +197,7 @@ class Manager:
     # -------------------------------------------------------------- loading
     def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
         table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
-                          time_seq=time_seq)
+                          time_seq=time_seq, waiting=self.store.is_waiting(row.id))
         self._catch_up(table)
         if table.game.over and row.result is None:
             self._over(table)
@@ -395,7 +404,7 @@ class Manager:
         table.used = time.monotonic()
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
-        actor = None if game.over else game.actor
+        actor = None if game.over or table.waiting else game.actor
         if actor is not None and any(c.seat == actor for c in table.connections):
             try:
                 legal = await self.work.legal(game.legal_actions())
@@ -418,6 +427,8 @@ class Manager:
         row = self.store.table(table.id)
         if row is not None and row.seats != table.row.seats:
             table.row = dataclasses.replace(table.row, seats=row.seats)
+        if table.waiting:
+            table.waiting = self.store.is_waiting(table.id)
 
     def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
         """The seat's invite link was revoked: close the sockets opened with it."""
@@ -437,8 +448,57 @@ class Manager:
         self.store.set_seats(table.id, seats)
         table.row = dataclasses.replace(table.row, seats=seats)
 
+    async def join(self, table: LiveTable, seat: int) -> None:
+        """A person opened their invite link: they have joined (kept with the seats);
+        a waiting table whose people have all joined starts."""
+        if table.seats[seat].get("joined"):
+            return
+        async with table.lock:
+            await asyncio.to_thread(self.refresh_seats, table)
+            seats = [dict(s) for s in table.seats]
+            seats[seat]["joined"] = True
+            if seats[seat].pop("stand_in", False):  # a computer kept it until they came
+                seats[seat]["computer"] = False
+            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            table.row = dataclasses.replace(table.row, seats=seats)
+            if table.waiting and not table.waiting_for():
+                await asyncio.to_thread(self.store.start_table, table.id)
+                table.waiting = False
+        self.kick_bots(table)
+
+    async def start(self, table: LiveTable) -> None:
+        """The host starts a waiting table: computer players take the seats of the
+        people who have not joined (each can take their seat back on joining)."""
+        async with table.lock:
+            await asyncio.to_thread(self.refresh_seats, table)
+            seats = [dict(s) for s in table.seats]
+            for i in table.waiting_for():
+                seats[i]["computer"] = True
+                seats[i]["stand_in"] = True
+                seats[i].setdefault("level", default_level())
+            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            table.row = dataclasses.replace(table.row, seats=seats)
+            await asyncio.to_thread(self.store.start_table, table.id)
+            table.waiting = False
+        await self.broadcast(table)
+        self.kick_bots(table)
+
+    async def remove(self, table: LiveTable) -> None:
+        """Forget a table: its computers stop, its sockets close, its rows go."""
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+            with contextlib.suppress(BaseException):
+                await table.bot_task
+        for conn in list(table.connections):
+            conn.drop("This table was removed by its host.", code=4410,
+                      farewell={"type": "error", "fatal": True,
+                                "message": "This table was removed by its host."})
+        self.live.pop(table.id, None)
+        await asyncio.to_thread(self.store.delete_table, table.id)
+
     def kick_bots(self, table: LiveTable) -> None:
-        if self.closing or table.game.over or not table.is_bot(table.game.actor):
+        if self.closing or table.waiting or table.game.over \
+                or not table.is_bot(table.game.actor):
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))

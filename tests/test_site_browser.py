@@ -1,0 +1,162 @@
+"""The site around the table, in Chromium: inviting people (names, Copy, a message to
+send, the links again after a reload, a new link), a game that waits for its people,
+the house rules form, chat, the replay and accessibility checks. Screenshots at phone
+and desktop size go to $HANDFOOT_SHOTS (/tmp) as handfoot-site-NAME-WIDTH.png."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from browser_fixtures import browser, pytestmark, server, sqlite_url  # noqa: F401
+from handfoot.server.testing import ServerProcess
+
+with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
+    from playwright.sync_api import Browser, Page
+
+SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def shoot(page: Page, name: str) -> None:
+    """A screenshot at phone size and at desktop size, to look at."""
+    size = page.viewport_size
+    for vp in (PHONE, DESKTOP):
+        page.set_viewport_size(vp)
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"handfoot-site-{name}-{vp['width']}.png"),
+                        full_page=True)
+    if size:
+        page.set_viewport_size(size)
+
+
+def no_wider_than_the_screen(page: Page) -> None:
+    """Nothing is cut off at the right edge of a phone."""
+    page.set_viewport_size(PHONE)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], f"the page is {wide}px wide on a 390px phone"
+
+
+def state(page: Page) -> Any:
+    return page.evaluate("window.hf.state")
+
+
+def wait_state(page: Page, pred: Any, timeout: float = 20) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        st = state(page)
+        if st is not None and pred(st):
+            return st
+        assert time.monotonic() < deadline, f"no such state; last {st and st['seq']}"
+        page.wait_for_timeout(50)
+
+
+def test_inviting_people_and_a_game_that_waits_for_them(browser: Browser,  # noqa: F811
+                                                        server: ServerProcess) -> None:  # noqa: F811
+    host = browser.new_context(viewport=PHONE)
+    host.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
+    lobby = host.new_page()
+    lobby.on("dialog", lambda d: d.accept())
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#new-rules option", state="attached")
+    lobby.select_option("#new-rules", "classic")
+    lobby.fill(".seat-name[data-seat='0']", "Ann")
+    lobby.select_option(".seat-kind[data-seat='2']", "human")
+    lobby.fill(".seat-name[data-seat='2']", "Grandpa Bob")
+    # a computer's seat has no name to fill in
+    assert not lobby.is_visible(".seat-name[data-seat='1']")
+    lobby.click("#create-table")
+    lobby.wait_for_selector(".invite .invite-url")
+    invites = lobby.locator(".hosted .invite")
+    assert invites.count() == 2
+    assert "Grandpa Bob" in invites.nth(1).inner_text()
+    # opened at 127.0.0.1: friends cannot reach it, and how to start the server for them
+    note = lobby.inner_text(".local-note")
+    assert "--host 0.0.0.0" in note and "--public-url" in note
+    urls = lobby.eval_on_selector_all(".hosted .invite-url", "els => els.map(e => e.value)")
+    assert all("/table/" in u and "token=" in u for u in urls)
+    # Copy puts the link on the clipboard
+    invites.nth(1).locator(".copy-link").click()
+    lobby.wait_for_selector(".invite .copy-link:has-text('Copied')")
+    assert lobby.evaluate("navigator.clipboard.readText()") == urls[1]
+    # a message ready to send (the share sheet where the browser has one)
+    lobby.evaluate("navigator.share = undefined")
+    invites.nth(1).locator(".share-link").click()
+    message = invites.nth(1).locator(".share-text").input_value()
+    assert "Grandpa Bob" in message and urls[1] in message and "seat 3" in message
+    shoot(lobby, "invites")
+    no_wider_than_the_screen(lobby)
+    # after a reload the host sees the same links again (from this browser only)
+    lobby.reload()
+    lobby.wait_for_selector(".hosted .invite-url")
+    assert lobby.eval_on_selector_all(".hosted .invite-url",
+                                      "els => els.map(e => e.value)") == urls
+    stranger = browser.new_page()
+    stranger.goto(server.base + "/")
+    stranger.wait_for_selector("#table-list li")
+    assert stranger.locator(".hosted").count() == 0
+    assert "waiting for its players" in stranger.inner_text("#table-list")
+    stranger.close()
+    # a new link for Bob: the old one is refused
+    lobby.locator(".hosted .invite").nth(1).locator(".new-link").click()
+    lobby.wait_for_function(
+        f"document.querySelectorAll('.hosted .invite-url')[1].value !== {urls[1]!r}")
+    new_bob = lobby.eval_on_selector_all(".hosted .invite-url", "els => els.map(e => e.value)")[1]
+    old = browser.new_page()
+    old.goto(urls[1])
+    old.wait_for_selector("#waiting:has-text('not valid for this table')")
+    assert old.is_visible("#waiting a[href='/']")
+    shoot(old, "old-link")
+    old.close()
+    # Ann (the host, in the same browser) opens her seat: the game waits for Bob
+    ann = host.new_page()
+    ann.goto(urls[0])
+    ann.wait_for_selector("#waiting:has-text('Waiting for everyone')")
+    st = wait_state(ann, lambda s: s["waiting"])
+    assert st["legal"] == [] and "not joined yet" in ann.inner_text("#waiting")
+    assert ann.is_visible("#waiting .start-now")
+    shoot(ann, "waiting-host")
+    # Bob arrives: it starts by itself; the "let the computer play" buttons are the host's
+    bob_ctx = browser.new_context(viewport=DESKTOP)
+    bob = bob_ctx.new_page()
+    bob.goto(new_bob)
+    wait_state(bob, lambda s: not s["waiting"])
+    wait_state(ann, lambda s: not s["waiting"])
+    assert ann.is_hidden("#waiting")
+    bob.close()
+    ann.wait_for_selector("button.away")  # Bob left: the host may hand his seat over
+    bob = bob_ctx.new_page()
+    bob.goto(new_bob)
+    wait_state(ann, lambda s: s["seats"][2]["connected"])
+    ann.close()
+    wait_state(bob, lambda s: not s["seats"][0]["connected"])
+    assert bob.locator("button.away").count() == 0  # Bob is not the host
+    bob_ctx.close()
+    host.close()
+
+
+def test_the_host_starts_with_computers_in_the_empty_seats(browser: Browser,  # noqa: F811
+                                                           server: ServerProcess) -> None:  # noqa: F811
+    host = browser.new_context(viewport=DESKTOP)
+    lobby = host.new_page()
+    lobby.goto(server.base + "/")
+    lobby.wait_for_selector("#new-rules option", state="attached")
+    lobby.select_option("#new-rules", "classic")
+    lobby.select_option(".seat-kind[data-seat='1']", "human")
+    lobby.fill(".seat-name[data-seat='1']", "Cousin Sue")
+    lobby.click("#create-table")
+    lobby.wait_for_selector(".hosted .invite-url")
+    url = lobby.eval_on_selector_all(".hosted .invite-url", "els => els.map(e => e.value)")[0]
+    ann = host.new_page()
+    ann.goto(url)
+    ann.wait_for_selector("#waiting .start-now")
+    ann.click("#waiting .start-now")
+    st = wait_state(ann, lambda s: not s["waiting"])
+    assert st["seats"][1]["computer"]
+    assert ann.is_hidden("#waiting")
+    wait_state(ann, lambda s: s["seq"] > 0 or s["legal"])  # the game is played
+    host.close()
