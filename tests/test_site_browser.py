@@ -15,11 +15,11 @@ from browser_fixtures import browser, pytestmark, server, sqlite_url  # noqa: F4
 from handfoot.server.testing import ServerProcess
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Page, ViewportSize
 
 SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
 def shoot(page: Page, name: str) -> None:
