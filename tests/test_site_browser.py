@@ -160,3 +160,44 @@ def test_the_host_starts_with_computers_in_the_empty_seats(browser: Browser,  # 
     assert ann.is_hidden("#waiting")
     wait_state(ann, lambda s: s["seq"] > 0 or s["legal"])  # the game is played
     host.close()
+
+
+def test_house_rules_as_a_form(browser: Browser, server: ServerProcess) -> None:  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server.base + "/")
+    page.wait_for_selector("#new-rules option", state="attached")
+    page.select_option("#new-rules", "classic")
+    page.click("#house > summary")
+    page.wait_for_selector("#group-scores")
+    assert page.locator(".rule-group").count() == 9
+    page.click("#group-scores > summary")
+    field = page.locator('.setting[data-setting="scores.going_out"]')
+    assert "classic: 100" in field.inner_text()  # the preset's value, beside its explanation
+    # a mistake is named next to the setting, in the engine's words
+    field.locator("input").fill("lots")
+    page.wait_for_selector('.setting[data-setting="scores.going_out"] '
+                           '.setting-error:has-text("must be a whole number")')
+    shoot(page, "house-rules-error")
+    field.locator("input").fill("500")
+    page.wait_for_selector("#house-result:has-text('100 → 500')")
+    assert field.locator(".setting-error").inner_text() == ""
+    assert "going_out = 500" in page.input_value("#house-toml")
+    assert "1 changed" in page.inner_text("#group-scores > summary")
+    # pasted TOML shows in the form too
+    page.fill("#house-toml", "[scores]\ngoing_out = 300\n[pile]\nmin_size = 2\n")
+    page.click("#house-check")
+    page.wait_for_selector("#house-result:has-text('pile.min_size')")
+    assert field.locator("input").input_value() == "300"
+    assert "1 changed" in page.inner_text("#group-pile > summary")
+    page.fill("#house-name", "Sunday club")
+    page.click("#house-save")
+    page.wait_for_selector("#my-rule-sets:has-text('Sunday club')")
+    assert page.input_value("#new-rules") == "Sunday club"
+    shoot(page, "house-rules")
+    no_wider_than_the_screen(page)
+    page.click("#my-rule-sets .delete-rules")
+    page.wait_for_function("!document.querySelector('#my-rule-sets').textContent"
+                           ".includes('Sunday club')")
+    assert "Sunday club" not in page.inner_text("#new-rules")
+    page.close()

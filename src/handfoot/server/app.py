@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import tomli_w
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -36,6 +37,7 @@ from handfoot.engine import IllegalAction
 from handfoot.fair import new_secret
 from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.rules_form import form, setting_named, settings_from_form
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
@@ -88,6 +90,15 @@ def _valid_id(table_id: str) -> bool:
 
 def _changes(rules: Rules, base: Rules) -> list[dict[str, Any]]:
     return [{"setting": k, "from": a, "to": b} for k, a, b in rules.changes_from(base)]
+
+
+def _changes_toml(changes: list[dict[str, Any]]) -> str:
+    """The changes as the TOML a club would write: only what differs."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in changes:
+        section, key = c["setting"].split(".", 1)
+        out.setdefault(section, {})[key] = c["to"]
+    return tomli_w.dumps(out)
 
 
 def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
@@ -187,25 +198,38 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         rules = _rules_named(store, request.path_params["name"])
         return JSONResponse({"name": rules.name, "toml": rules.to_toml()})
 
+    async def api_rules_form(request: Request) -> Response:
+        """A rule set as the house rules form shows it: its settings grouped, each with
+        its explanation and value."""
+        rules = _rules_named(store, request.path_params["name"])
+        return JSONResponse({"name": request.path_params["name"], "groups": form(rules)})
+
     async def api_check_rules(request: Request) -> Response:
-        """Check house rules (TOML changes on a base rule set) and, with a name, save them.
-        A saved rule set belongs to whoever saved it (the ``owner`` token their browser
-        keeps; a new one is given with the first save): the same name from anyone else
-        is refused."""
+        """Check house rules (TOML changes on a base rule set, or the form's changed
+        ``settings``) and, with a name, save them. A saved rule set belongs to whoever
+        saved it (the ``owner`` token their browser keeps; a new one is given with the
+        first save): the same name from anyone else is refused. A refusal names the
+        ``setting`` it is about, for the form to show it next to that setting."""
         data = await _body(request)
         base_name = str(data.get("base", ""))
         text = data.get("toml", "")
+        settings = data.get("settings")
         name = data.get("name")
         owner = data.get("owner")
         if not isinstance(text, str):
             raise ApiError("The changes must be TOML text.")
+        if settings is not None and not isinstance(settings, dict):
+            raise ApiError("The settings must be an object of setting: value.")
         if owner is not None and (not isinstance(owner, str) or not 0 < len(owner) <= 100):
             raise ApiError("The owner token is not valid.")
         base = _rules_named(store, base_name)
         try:
-            rules = Rules.from_toml(text, base=base)
+            rules = (Rules.from_dict(settings_from_form(settings), base=base)
+                     if settings is not None else Rules.from_toml(text, base=base))
         except RulesError as e:
-            raise ApiError(f"These rules are refused: {e}") from None
+            named = setting_named(str(e), list(settings or {}))
+            return JSONResponse({"error": f"These rules are refused: {e}",
+                                 "message": str(e), "setting": named}, status_code=400)
         except (RecursionError, ValueError, TypeError):
             raise ApiError("These rules are refused: the TOML is nested too deeply or is "
                            "not valid.") from None
@@ -229,7 +253,37 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                 raise ApiError(f"Someone else saved a rule set called {name!r}; choose "
                                "another name.", 409) from None
         return JSONResponse({"ok": True, "name": name, "base": base_name, "changes": changes,
+                             "toml": _changes_toml(changes),
                              **({"owner": owner} if name is not None else {})})
+
+    def owned_rule_set(data: dict[str, Any]) -> tuple[str, str]:
+        name, owner = data.get("name"), data.get("owner")
+        if not isinstance(name, str) or not 0 < len(name) <= 80:
+            raise ApiError("Say which rule set.")
+        if not isinstance(owner, str) or not 0 < len(owner) <= 100:
+            raise ApiError("Only the person who saved a rule set, from the browser they "
+                           "saved it in, can delete it.", 403)
+        return name, token_hash(owner)
+
+    async def api_delete_rule_set(request: Request) -> Response:
+        """Delete a saved rule set: only whoever saved it (tables keep their rules)."""
+        name, owner_hash = owned_rule_set(await _body(request))
+        if store.rule_set(name) is None:
+            raise ApiError(f"There is no rule set called {name!r}.", 404)
+        if not await asyncio.to_thread(store.delete_rule_set, name, owner_hash):
+            raise ApiError("Only the person who saved a rule set, from the browser they "
+                           "saved it in, can delete it.", 403)
+        return JSONResponse({"ok": True, "deleted": name})
+
+    async def api_my_rule_sets(request: Request) -> Response:
+        """The saved rule sets this browser's owner token saved."""
+        data = await _body(request)
+        owner = data.get("owner")
+        if not isinstance(owner, str) or not 0 < len(owner) <= 100:
+            return JSONResponse({"names": []})
+        h = token_hash(owner)
+        names = [n for n, _ in store.rule_sets() if store.rule_set_owner(n) == h]
+        return JSONResponse({"names": names})
 
     def summary(row: Any) -> dict[str, Any]:
         """A table in the lobby: from memory if it is live, else from its row (a table
@@ -511,6 +565,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         Route("/api/rule-sets", api_presets),
         Route("/api/rules/{name}", api_rules),
         Route("/api/rule-sets/check", api_check_rules, methods=["POST"]),
+        Route("/api/rule-sets/delete", api_delete_rule_set, methods=["POST"]),
+        Route("/api/rule-sets/mine", api_my_rule_sets, methods=["POST"]),
+        Route("/api/rules-form/{name}", api_rules_form),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/tables/{id}", api_table),

@@ -46,18 +46,6 @@ function seatChoice() {
   $("#show-rules").href = "/api/rules/" + encodeURIComponent($("#new-rules").value);
 }
 $("#new-rules").addEventListener("change", seatChoice);
-async function houseRules(save) {
-  const body = { base: $("#new-rules").value, toml: $("#house-toml").value };
-  if (save) body.name = $("#house-name").value;
-  if (save && localStorage.getItem("hf-owner")) body.owner = localStorage.getItem("hf-owner");
-  try {
-    const r = await api("/api/rule-sets/check", body);
-    if (r.owner) localStorage.setItem("hf-owner", r.owner);
-    const lines = r.changes.length ? r.changes.map((c) => `<li><b>${esc(c.setting)}</b>: ${esc(JSON.stringify(c.from))} → ${esc(JSON.stringify(c.to))}</li>`).join("") : "<li>no change from the preset</li>";
-    if (save) { await showLobbyRules(r.name); }
-    $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>; new tables can use it." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
-  } catch (e) { $("#house-result").innerHTML = `<p class="error" style="color:#a00"><b>${esc(e.message)}</b></p>`; }
-}
 async function showLobbyRules(select) {
   const data = await api("/api/rule-sets");
   ruleSets = data.rule_sets;
@@ -66,8 +54,6 @@ async function showLobbyRules(select) {
   }
   $("#new-rules").value = select; seatChoice();
 }
-$("#house-check").addEventListener("click", () => houseRules(false));
-$("#house-save").addEventListener("click", () => houseRules(true));
 $("#create-table").addEventListener("click", async () => {
   const seats = [...document.querySelectorAll(".seat-kind")].map((s) => {
     const name = document.querySelector(`.seat-name[data-seat="${s.dataset.seat}"]`).value.trim();
