@@ -77,7 +77,7 @@ def test_list_answers_and_the_setting_a_refusal_names() -> None:
     assert settings_from_form({"turn.draw_by_hand": "[2, 3]"}) == {
         "turn": {"draw_by_hand": [2, 3]}}
     for bad in ("50; 90", "50,\n90", "[[1"):
-        with pytest.raises(RulesError, match="opening.minimums"):
+        with pytest.raises(RulesError, match=r"opening\.minimums"):
             settings_from_form({"opening.minimums": bad})
     with pytest.raises(RulesError, match="unknown setting"):
         settings_from_form({"scores.nonsense": 1})
