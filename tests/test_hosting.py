@@ -136,3 +136,21 @@ def test_the_host_removes_a_finished_or_abandoned_table(server: ServerProcess) -
     assert tid not in [t["id"] for t in server.get("/api/tables")["tables"]]
     status, _ = server.request("GET", f"/api/tables/{tid}")
     assert status == 404
+
+
+def test_the_computer_levels_offered_are_easy_medium_and_hard(server: ServerProcess) -> None:
+    from test_club_web import Http, create_event
+    assert server.get("/api/rule-sets")["levels"] == ["easy", "medium", "hard"]
+    org = Http(server)
+    key = create_event(org)
+    assert org.get(f"/api/events/{key}/manage")["levels"] == ["easy", "medium", "hard"]
+    # a bot's own name, as older tables and tests have it, is still taken and shown
+    # in the words people were offered
+    made = server.post("/api/tables", {"rules": "classic", "seats": [
+        {"kind": "bot", "level": "heuristic"}, {"kind": "bot", "level": "random"},
+        {"kind": "bot", "level": "hard"}, {"kind": "human"}]})
+    table = server.get(f"/api/tables/{made['id']}")
+    assert [s["level"] for s in table["seats"]] == ["medium", "easy", "hard", None]
+    status, err = server.request("POST", "/api/tables", {"rules": "classic", "seats": [
+        {"kind": "bot", "level": "genius"}] * 4})
+    assert status == 400 and err["error"].endswith("the levels are easy, medium, hard.")

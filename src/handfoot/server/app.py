@@ -49,6 +49,7 @@ from handfoot.server.tables import (
     LiveTable,
     Manager,
     default_level,
+    level_word,
     levels,
     new_token,
     offered_levels,
@@ -368,14 +369,15 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         msg = {"id": table.id, "rules": table.row.rules_name, "seq": table.seq,
                "over": table.game.over, "view": public_view(table.game).to_json(),
                "seats": [{"kind": s["kind"], "computer": table.is_bot(i),
-                          "level": s.get("level") if s["kind"] == "bot" else None}
+                          "level": level_word(s.get("level")) if s["kind"] == "bot" else None}
                          for i, s in enumerate(table.seats)]}
         if table.game.over:
             msg["fair"] = await verified(table)
         return JSONResponse(msg)
 
     def record_of(table: LiveTable) -> dict[str, Any]:
-        names = [s.get("name") or (f"computer ({s.get('level')})" if s["kind"] == "bot"
+        names = [s.get("name") or (f"computer ({level_word(s.get('level'))})"
+                                   if s["kind"] == "bot"
                                    else f"seat {i + 1}") for i, s in enumerate(table.seats)]
         rec = game_record(table.game, names, {"table": table.id})
         # the game is over: the salts are revealed, and anyone can check every deal

@@ -57,6 +57,19 @@ def offered_levels() -> list[str]:
     return list(named) or list(BOTS)
 
 
+def level_word(level: str | None) -> str | None:
+    """A computer player's level as people are offered it: easy, medium or hard (a
+    table set up with a bot's own name, as older ones and tests are, shows its level).
+
+    >>> level_word("heuristic"), level_word("hard"), level_word("policy"), level_word(None)
+    ('medium', 'hard', 'policy', None)
+    """
+    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
+    if level is None or level in named:
+        return level
+    return next((word for word, bot in named.items() if bot == level), level)
+
+
 def default_level() -> str:
     """The level a computer player has unless someone chooses: ``medium`` (as in
     ``handfoot play``), a partner good enough not to annoy anyone and quick to play."""
@@ -164,7 +177,7 @@ def message_for(table: LiveTable, seat: int | None,
         "seat": seat,
         "rules": table.row.rules_name,
         "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
-                   "level": s.get("level"), "name": s.get("name", ""),
+                   "level": level_word(s.get("level")), "name": s.get("name", ""),
                    "connected": i in connected, "joined": bool(s.get("joined"))}
                   for i, s in enumerate(table.seats)],
         # the game starts when every person has joined, or when the host starts it
