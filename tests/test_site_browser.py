@@ -41,6 +41,13 @@ def no_wider_than_the_screen(page: Page) -> None:
     assert wide <= PHONE["width"], f"the page is {wide}px wide on a 390px phone"
 
 
+def fits_on_a_phone(page: Page, selector: str) -> None:
+    """This part of the page is not cut off at the right edge of a phone."""
+    page.set_viewport_size(PHONE)
+    right = page.eval_on_selector(selector, "e => e.getBoundingClientRect().right")
+    assert right <= PHONE["width"], f"{selector} reaches {right}px on a 390px phone"
+
+
 def state(page: Page) -> Any:
     return page.evaluate("window.hf.state")
 
@@ -201,3 +208,31 @@ def test_house_rules_as_a_form(browser: Browser, server: ServerProcess) -> None:
                            ".includes('Sunday club')")
     assert "Sunday club" not in page.inner_text("#new-rules")
     page.close()
+
+
+def test_chat_and_quick_reactions_at_the_table(browser: Browser,  # noqa: F811
+                                               server: ServerProcess) -> None:  # noqa: F811
+    made = server.post("/api/tables", {"rules": "classic", "seed": 8, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+        {"kind": "human", "name": "Bob"}, {"kind": "bot", "level": "easy"}]})
+    ann_ctx, bob_ctx = browser.new_context(viewport=PHONE), browser.new_context(viewport=DESKTOP)
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    ann.goto(made["invites"][0]["url"])
+    bob.goto(made["invites"][1]["url"])
+    ann.wait_for_selector("#chat-reactions button")
+    bob.wait_for_selector("#chat-reactions button")
+    sneaky = '<img src=x onerror="window.hacked=1">Hello Bob'
+    ann.fill("#chat-text", sneaky)
+    ann.press("#chat-text", "Enter")
+    bob.wait_for_selector("#chat-lines li:has-text('Hello Bob')")
+    line = bob.locator("#chat-lines li").last
+    assert line.inner_text() == "Ann: " + sneaky  # text, never markup
+    assert bob.locator("#chat-lines img").count() == 0 and not bob.evaluate("window.hacked")
+    assert "1 new" in bob.inner_text("#chat-title")
+    bob.click("#chat-reactions button:has-text('Good game!')")
+    ann.wait_for_selector("#chat-lines li:has-text('Bob: Good game!')")
+    assert ann.locator("#chat-lines li.mine").count() == 1
+    shoot(ann, "chat")
+    fits_on_a_phone(ann, "#chat")
+    ann_ctx.close()
+    bob_ctx.close()

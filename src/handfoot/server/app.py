@@ -5,6 +5,7 @@ WebSocket ``/ws/{table}?token=T`` (no token: a spectator). Client to server::
     {"type": "action", "action": {...}}     an action in the record's JSON form
     {"type": "preview", "action": {...}}    what it would be worth, and the engine's word
     {"type": "computer", "on": true}        hand my seat to a computer player (or back)
+    {"type": "chat", "text": "..."}         say something to the table (or "reaction")
 
 Server to client: ``{"type": "state", ...}`` after every change (only this seat's view),
 ``{"type": "preview", ...}`` and ``{"type": "error", "message": ...}``.
@@ -38,6 +39,7 @@ from handfoot.fair import new_secret
 from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules_form import form, setting_named, settings_from_form
+from handfoot.server.chat import Chat
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
@@ -113,6 +115,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     limits = limits or RateLimits()
     events = EventService(store, manager, public_url, minute, limits=limits,
                           address_header=address_header)
+    chat = Chat(store)
 
     async def get_table(table_id: str) -> LiveTable:
         table = await manager.aload(table_id) if _valid_id(table_id) else None
@@ -439,6 +442,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         table.connections.append(conn)
         try:
             conn.push(_hello(table, seat))
+            if seat is not None:
+                await chat.welcome(table, conn)
             await manager.broadcast(table)  # this one's view, and everyone sees who is here
             while not conn.dropped:
                 raw = await ws.receive()
@@ -505,6 +510,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             conn.drop(message, code=4403,
                       farewell={"type": "error", "fatal": True, "message": message})
             return None
+        if kind == "chat":
+            return await chat.handle(table, seat, msg)
         if kind == "computer":
             on = msg.get("on")
             target = msg.get("seat", seat)

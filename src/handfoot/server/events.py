@@ -449,6 +449,7 @@ class EventService:
             "players": [{"id": p.id, "name": p.name, "chapter": p.chapter,
                          "not_partners": list(p.not_partners)} for p in event.players],
             "rounds_info": rounds, "levels": offered_levels(), "default_level": default_level(),
+            "chat": self.store.event_chat(event.name),
             "standings": standings_json(event)}
 
     # -------------------------------------------------------------- actions
