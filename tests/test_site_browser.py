@@ -15,6 +15,7 @@ from browser_fixtures import browser, pytestmark, server, sqlite_url  # noqa: F4
 from handfoot.server.testing import ServerProcess
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
+    from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import Browser, Page, ViewportSize
 
 SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
@@ -224,15 +225,89 @@ def test_chat_and_quick_reactions_at_the_table(browser: Browser,  # noqa: F811
     sneaky = '<img src=x onerror="window.hacked=1">Hello Bob'
     ann.fill("#chat-text", sneaky)
     ann.press("#chat-text", "Enter")
-    bob.wait_for_selector("#chat-lines li:has-text('Hello Bob')")
-    line = bob.locator("#chat-lines li").last
+    bob.wait_for_selector("#chat-lines p:has-text('Hello Bob')")
+    line = bob.locator("#chat-lines p").last
     assert line.inner_text() == "Ann: " + sneaky  # text, never markup
     assert bob.locator("#chat-lines img").count() == 0 and not bob.evaluate("window.hacked")
     assert "1 new" in bob.inner_text("#chat-title")
     bob.click("#chat-reactions button:has-text('Good game!')")
-    ann.wait_for_selector("#chat-lines li:has-text('Bob: Good game!')")
-    assert ann.locator("#chat-lines li.mine").count() == 1
+    ann.wait_for_selector("#chat-lines p:has-text('Bob: Good game!')")
+    assert ann.locator("#chat-lines p.mine").count() == 1
     shoot(ann, "chat")
     fits_on_a_phone(ann, "#chat")
     ann_ctx.close()
     bob_ctx.close()
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page that is serious or critical."""
+    found = Axe().run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def finished_game(server: ServerProcess, seed: int = 11) -> str:  # noqa: F811
+    """A whole game of four easy computers (one hand): its table."""
+    made = server.post("/api/tables", {"rules": "texas-good-sam", "seed": seed,
+                                       "seats": [{"kind": "bot", "level": "easy"}] * 4})
+    deadline = time.monotonic() + 120
+    while not server.get(f"/api/tables/{made['id']}")["over"]:
+        assert time.monotonic() < deadline, "the computers did not finish the game"
+        time.sleep(0.2)
+    return str(made["id"])
+
+
+def test_no_serious_accessibility_problem_on_any_page(browser: Browser,  # noqa: F811
+                                                      server: ServerProcess) -> None:  # noqa: F811
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    problems: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        for vp in (PHONE, DESKTOP):
+            page.set_viewport_size(vp)
+            problems[f"{name} at {vp['width']}"] = serious_violations(page)
+
+    # the lobby, with the house rules form and a table's invites open
+    page.goto(server.base + "/")
+    page.wait_for_selector("#new-rules option", state="attached")
+    page.click("#house > summary")
+    page.click("#group-pile > summary")
+    page.click("#group-scores > summary")
+    page.click("#create-table")
+    page.wait_for_selector(".invite-url")
+    check("lobby")
+    # a table in the middle of a game, with its chat
+    made = server.post("/api/tables", {"rules": "classic", "seed": 8, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "easy"}] * 3]})
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    page.wait_for_selector("#chat-reactions button")
+    check("table")
+    # the replay of a finished game
+    page.goto(server.base + f"/?replay={finished_game(server)}")
+    page.wait_for_selector("#replay-body .team")
+    page.click("#replay-next")
+    check("replay")
+    # the events: the list, an event's players' page, the organiser's page
+    made_event = page.request.post(server.base + "/api/events", data={
+        "name": "Autumn Samboree", "rules": "classic", "rounds": 2, "password": "secret1"})
+    key = made_event.json()["key"]
+    page.request.post(server.base + f"/api/events/{key}/players", data={
+        "csv": "name,chapter\n" + "".join(f"Player {i},Club {i % 2}\n" for i in range(8))})
+    page.request.post(server.base + f"/api/events/{key}/draw", data={"round": 1, "seed": 3})
+    page.goto(server.base + "/events")
+    page.wait_for_selector("text=Autumn Samboree")
+    check("events")
+    page.goto(server.base + f"/events/{key}")
+    page.wait_for_selector("#pub-name:has-text('Autumn Samboree')")
+    check("event")
+    page.goto(server.base + f"/events/{key}/organiser")
+    page.wait_for_selector("#org-name:has-text('Autumn Samboree')")
+    page.wait_for_selector("#org-chat")
+    check("organiser")
+    assert {k: v for k, v in problems.items() if v} == {}
+    # the check finds what it should: a button nobody can name
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button></button>')")
+    assert any("button-name" in p for p in serious_violations(page))
+    context.close()

@@ -15,7 +15,7 @@
     chat.built = true;
     $("#table").insertAdjacentHTML("beforeend", `<section id="chat" class="chat" aria-labelledby="chat-title">
       <h2 id="chat-title">Chat at the table <span id="chat-unread" class="unread"></span></h2>
-      <ol id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages"></ol>
+      <div id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages"></div>
       <div id="chat-reactions" class="chat-reactions" role="group" aria-label="Quick reactions"></div>
       <form id="chat-form" class="chat-form" autocomplete="off">
         <label for="chat-text" class="visually-hidden">Your message</label>
@@ -45,7 +45,7 @@
     }
   }
   function addLine(line) {
-    const li = document.createElement("li");
+    const li = document.createElement("p");
     li.className = "chat-line" + (line.kind === "reaction" ? " reaction-line" : "") + (hf.state && line.seat === hf.state.seat ? " mine" : "");
     const name = document.createElement("b");
     name.textContent = who(line.seat) + ": ";
