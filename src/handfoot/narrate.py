@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from handfoot.actions import (
     Action,
@@ -70,6 +71,7 @@ class Before:
     red_threes: int  #: the team's red 3s on the table
     own: tuple[int, ...]  #: the actor's cards by kind (for the actor's eyes only)
     went_out: int | None  #: the seat that had gone out this hand
+    meld_size: int  #: the size of the meld the action adds to (0: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,7 @@ def before_move(game: Game, actor: int, action: Action) -> Before:
     return Before(actor, action, hand.hand_number, team, len(hand.pile), hand.pile_top,
                   len(hand.stock), hand.opened[team], len(hand.melds[team]), laid,
                   hand.hand_len[actor], len(hand.red_threes[team]), tuple(hand.hands[actor]),
-                  hand.went_out)
+                  hand.went_out, _size_of(hand.melds[team], action))
 
 
 def after_move(game: Game, before: Before) -> Move:
@@ -136,7 +138,7 @@ def after_move(game: Game, before: Before) -> Move:
     if index is not None and 0 <= index < len(melds):
         meld = melds[index]
         label, size = meld.describe(), len(meld.cards)
-        if size >= rules.meld.book_size:
+        if size >= rules.meld.book_size > before.meld_size:
             from handfoot.scoring import book_kind
             kind = book_kind(rules, meld.kind, meld.cards)
             book = rules.words.name(kind) if kind else None
@@ -152,6 +154,12 @@ def after_move(game: Game, before: Before) -> Move:
                 else 0, opened=opened, meld_label=label, meld_size=size, book=book,
                 had_opened=before.opened, red_threes=max(red, 0), went_out=went_out,
                 private_cards=private)
+
+
+def _size_of(melds: Sequence[Any], action: Action) -> int:
+    if isinstance(action, AddToMeld) and 0 <= action.meld < len(melds):
+        return len(melds[action.meld].cards)
+    return 0
 
 
 def play(game: Game, actor: int, action: Action) -> Move:
