@@ -65,14 +65,14 @@ def test_the_game_waits_for_everyone_then_starts_by_itself(server: ServerProcess
     tokens = [i["token"] for i in made["invites"]]
     ann = server.client(tid, tokens[0])
     st = ann.state()
-    assert st["waiting"] and st["legal"] == [] and st["seq"] == 0
+    assert st["waiting_to_start"] and st["legal"] == [] and st["seq"] == 0
     assert [s["joined"] for s in st["seats"]] == [True, False, False, False]
     ann.act({"type": "draw"})  # whoever's turn it is, nothing moves before the start
     assert "everyone has joined" in ann.wait(lambda m: m["type"] == "error")["message"]
     listed = {t["id"]: t for t in server.get("/api/tables")["tables"]}
     assert listed[tid]["waiting"] and not listed[tid]["started"]
     bob = server.client(tid, tokens[1])
-    st = bob.wait(lambda m: m["type"] == "state" and not m["waiting"])
+    st = bob.wait(lambda m: m["type"] == "state" and not m["waiting_to_start"])
     # now it is played: the computers by themselves, the people with their moves listed
     if st["view"]["actor"] in (0, 2):
         who = ann if st["view"]["actor"] == 0 else bob
@@ -92,11 +92,11 @@ def test_the_host_starts_with_computers_who_give_the_seat_back(server: ServerPro
     tid, creator = made["id"], made["creator"]
     tokens = [i["token"] for i in made["invites"]]
     ann = server.client(tid, tokens[0])
-    assert ann.state()["waiting"]
+    assert ann.state()["waiting_to_start"]
     status, _ = server.request("POST", f"/api/tables/{tid}/start", {"creator": "nope"})
     assert status == 403
     server.post(f"/api/tables/{tid}/start", {"creator": creator})
-    st = ann.wait(lambda m: m["type"] == "state" and not m["waiting"])
+    st = ann.wait(lambda m: m["type"] == "state" and not m["waiting_to_start"])
     assert st["seats"][2]["computer"] and not st["seats"][0]["computer"]
     if st["view"]["actor"] != 0:  # the computers (Bob's seat too) play until Ann's turn
         ann.wait(lambda m: m["type"] == "state" and m["seq"] > 0, timeout=30)

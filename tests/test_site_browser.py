@@ -116,25 +116,25 @@ def test_inviting_people_and_a_game_that_waits_for_them(browser: Browser,  # noq
     new_bob = lobby.eval_on_selector_all(".hosted .invite-url", "els => els.map(e => e.value)")[1]
     old = browser.new_page()
     old.goto(urls[1])
-    old.wait_for_selector("#waiting:has-text('not valid for this table')")
-    assert old.is_visible("#waiting a[href='/']")
+    old.wait_for_selector("#waiting-room:has-text('not valid for this table')")
+    assert old.is_visible("#waiting-room a[href='/']")
     shoot(old, "old-link")
     old.close()
     # Ann (the host, in the same browser) opens her seat: the game waits for Bob
     ann = host.new_page()
     ann.goto(urls[0])
-    ann.wait_for_selector("#waiting:has-text('Waiting for everyone')")
-    st = wait_state(ann, lambda s: s["waiting"])
-    assert st["legal"] == [] and "not joined yet" in ann.inner_text("#waiting")
-    assert ann.is_visible("#waiting .start-now")
+    ann.wait_for_selector("#waiting-room:has-text('Waiting for everyone')")
+    st = wait_state(ann, lambda s: s["waiting_to_start"])
+    assert st["legal"] == [] and "not joined yet" in ann.inner_text("#waiting-room")
+    assert ann.is_visible("#waiting-room .start-now")
     shoot(ann, "waiting-host")
     # Bob arrives: it starts by itself; the "let the computer play" buttons are the host's
     bob_ctx = browser.new_context(viewport=DESKTOP)
     bob = bob_ctx.new_page()
     bob.goto(new_bob)
-    wait_state(bob, lambda s: not s["waiting"])
-    wait_state(ann, lambda s: not s["waiting"])
-    assert ann.is_hidden("#waiting")
+    wait_state(bob, lambda s: not s["waiting_to_start"])
+    wait_state(ann, lambda s: not s["waiting_to_start"])
+    assert ann.is_hidden("#waiting-room")
     bob.close()
     ann.wait_for_selector("button.away")  # Bob left: the host may hand his seat over
     bob = bob_ctx.new_page()
@@ -161,11 +161,11 @@ def test_the_host_starts_with_computers_in_the_empty_seats(browser: Browser,  # 
     url = lobby.eval_on_selector_all(".hosted .invite-url", "els => els.map(e => e.value)")[0]
     ann = host.new_page()
     ann.goto(url)
-    ann.wait_for_selector("#waiting .start-now")
-    ann.click("#waiting .start-now")
-    st = wait_state(ann, lambda s: not s["waiting"])
+    ann.wait_for_selector("#waiting-room .start-now")
+    ann.click("#waiting-room .start-now")
+    st = wait_state(ann, lambda s: not s["waiting_to_start"])
     assert st["seats"][1]["computer"]
-    assert ann.is_hidden("#waiting")
+    assert ann.is_hidden("#waiting-room")
     wait_state(ann, lambda s: s["seq"] > 0 or s["legal"])  # the game is played
     host.close()
 

@@ -6,6 +6,7 @@ WebSocket ``/ws/{table}?token=T`` (no token: a spectator). Client to server::
     {"type": "preview", "action": {...}}    what it would be worth, and the engine's word
     {"type": "computer", "on": true}        hand my seat to a computer player (or back)
     {"type": "chat", "text": "..."}         say something to the table (or "reaction")
+    {"type": "next-hand"}                   ready for the next hand (after one ended)
 
 Server to client: ``{"type": "state", ...}`` after every change (only this seat's view),
 ``{"type": "preview", ...}`` and ``{"type": "error", "message": ...}``.
@@ -474,6 +475,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             if seat is not None and not manager.closing:
                 with contextlib.suppress(Exception):
                     await manager.broadcast(table)
+                    await manager.next_hand(table, None)  # nobody waits for who left
 
     def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
         return {"type": "hello", "table": table.id, "seat": seat,
@@ -532,6 +534,10 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                 manager.set_computer(table, target, on)
             await manager.broadcast(table)
             manager.kick_bots(table)
+            await manager.next_hand(table, None)  # nobody waits for a computer player
+            return None
+        if kind == "next-hand":
+            await manager.next_hand(table, seat)
             return None
         if kind not in ("action", "preview"):
             return {"type": "error", "message": f"Unknown message type {kind!r}."}

@@ -35,6 +35,7 @@ from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow
+from handfoot.server.table_log import MoveLog, seat_names
 from handfoot.server.work import Work, make_game
 from handfoot.views import public_view, seat_view
 
@@ -106,6 +107,8 @@ class LiveTable:
     fair: dict[str, Any] | None = None
     #: waiting for its people: nobody acts, no computer plays, until it starts
     waiting: bool = False
+    #: the recent moves in words, and the pause between hands
+    moves: MoveLog = field(default_factory=MoveLog)
 
     @property
     def id(self) -> str:
@@ -123,6 +126,15 @@ class LiveTable:
         """The people's seats whose invite link has not been opened yet."""
         return [i for i, s in enumerate(self.seats)
                 if s["kind"] == "human" and not s.get("computer") and not s.get("joined")]
+    def people(self) -> list[int]:
+        """The seats of the people at the table now: connected, not played by a computer."""
+        here = {c.seat for c in self.connections if c.seat is not None and not c.dropped}
+        return [i for i in here if not self.is_bot(i)]
+
+    @property
+    def paused(self) -> bool:
+        """Between hands, until every person at the table has pressed "Next hand"."""
+        return self.moves.paused_after is not None
 
     def seat_of_token(self, token: str) -> int | None:
         h = token_hash(token)
@@ -181,7 +193,7 @@ def message_for(table: LiveTable, seat: int | None,
                    "connected": i in connected, "joined": bool(s.get("joined"))}
                   for i, s in enumerate(table.seats)],
         # the game starts when every person has joined, or when the host starts it
-        "waiting": table.waiting,
+        "waiting_to_start": table.waiting,
         "view": view.to_json(),
         "legal": (legal or []) if mine else [],
         "last_hand": last_hand_json(game),
@@ -189,7 +201,27 @@ def message_for(table: LiveTable, seat: int | None,
         "time_called": game.time_called,
         # provably fair: the deal of this hand was fixed before anyone played
         "commitment": commitment_of(table),
+        # the move log in this viewer's words, newest first, and the cards it just got
+        "log": table.moves.entries(seat, seat_names(table.seats)),
+        "fresh": table.moves.fresh(seat, game.hand_number),
+        "pile_reason": pile_reason(table, seat, view.pile_frozen),
+        "final_melds": table.moves.final_melds,
+        "waiting": ({"hand": table.moves.paused_after, "ready": sorted(table.moves.ready),
+                     "people": sorted(table.people())} if table.paused else None),
     }
+
+
+def pile_reason(table: LiveTable, seat: int | None, actor_reason: str | None) -> str | None:
+    """Why this viewer could not take the pile now, in the engine's words (a spectator,
+    or the player to act: as the view says)."""
+    hand = table.game.hand
+    if seat is None or seat == hand.actor or not hand.pile or table.game.over \
+            or hand.phase.name not in ("DRAW", "PLAY"):
+        return actor_reason
+    why = hand.pile_blocker(seat)
+    if why is None and hand.pile_wilds and table.rules.pile.wild_freezes_until_taken:
+        why = "frozen by a wild card: only a natural pair takes it"
+    return why
 
 
 class Manager:
@@ -283,7 +315,12 @@ class Manager:
             if a.seq < table.seq:
                 continue
             self._time_point(table)
-            table.game.apply(action_from_json(a.action), a.seat)
+            action = action_from_json(a.action)
+            table.game.verify(action, a.seat)
+            started = table.moves.start(
+                table.game, table.game.actor if a.seat is None else a.seat, action)
+            table.game.push(action)
+            table.moves.done(table.game, a.seq, started, wait_for_people=False)
             table.seq = a.seq + 1
         self._time_point(table)
 
@@ -374,6 +411,9 @@ class Manager:
         """Verify, log (committed in a thread: the loop does not wait for the disk) and
         apply, with the table's lock held."""
         table.used = time.monotonic()
+        if table.paused:
+            raise IllegalAction("The next hand starts when everyone at the table has "
+                                "pressed Next hand.")
         for _ in range(5):
             table.game.verify(action, seat)
             try:
@@ -382,7 +422,10 @@ class Manager:
             except SeqTaken:  # another server process wrote first: read its actions, again
                 await self._acatch_up(table)
                 continue
+            started = table.moves.start(table.game, seat, action)
             table.game.push(action)
+            table.moves.done(table.game, table.seq, started,
+                             wait_for_people=bool(table.people()))
             table.seq += 1
             if table.game.over:
                 self._over(table)
@@ -509,8 +552,21 @@ class Manager:
         self.live.pop(table.id, None)
         await asyncio.to_thread(self.store.delete_table, table.id)
 
+    async def next_hand(self, table: LiveTable, seat: int | None) -> None:
+        """A person is ready for the next hand (``seat`` None: nobody new; someone left or
+        handed a seat to the computer). Play goes on once every person is ready."""
+        if not table.paused:
+            return
+        if seat is not None:
+            table.moves.ready.add(seat)
+        if not table.moves.waiting_for(table.people()):
+            table.moves.paused_after = None
+            table.moves.ready = set()
+        await self.broadcast(table)
+        self.kick_bots(table)
+
     def kick_bots(self, table: LiveTable) -> None:
-        if self.closing or table.waiting or table.game.over \
+        if self.closing or table.waiting or table.game.over or table.paused \
                 or not table.is_bot(table.game.actor):
             return
         if table.bot_task is None or table.bot_task.done():
@@ -518,12 +574,13 @@ class Manager:
 
     async def _run_bots(self, table: LiveTable) -> None:
         try:
-            while not self.closing and not table.game.over and table.is_bot(table.game.actor):
+            while not self.closing and not table.game.over and not table.paused \
+                    and table.is_bot(table.game.actor):
                 await asyncio.sleep(self.bot_delay)
                 async with table.lock:
                     await self._acatch_up(table)
                     game = table.game
-                    if game.over or not table.is_bot(game.actor):
+                    if game.over or table.paused or not table.is_bot(game.actor):
                         break
                     seat = game.actor
                     level, bot = self._bot(table, seat)

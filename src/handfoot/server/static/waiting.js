@@ -4,16 +4,16 @@
 (function waitingRoom() {
   let shownFor = "";
   function panel() {
-    let el = $("#waiting");
+    let el = $("#waiting-room");
     if (!el) {
-      $("#table").insertAdjacentHTML("afterbegin", '<section id="waiting" class="panel" aria-labelledby="waiting-title" hidden></section>');
-      el = $("#waiting");
+      $("#table").insertAdjacentHTML("afterbegin", '<section id="waiting-room" class="panel" aria-labelledby="waiting-room-title" hidden></section>');
+      el = $("#waiting-room");
     }
     return el;
   }
   function draw(s) {
     const el = panel();
-    if (!s.waiting) { el.hidden = true; el.innerHTML = ""; shownFor = ""; return; }
+    if (!s.waiting_to_start) { el.hidden = true; el.innerHTML = ""; shownFor = ""; return; }
     const people = s.seats.filter((x) => x.kind === "human");
     const key = people.map((x) => `${x.joined}${x.computer}${x.connected}`).join(",");
     if (key === shownFor) return;
@@ -21,11 +21,11 @@
     el.hidden = false;
     const host = !!creatorOf(hf.table);
     const name = (x) => x.seat === s.seat ? "You" : (x.name || `Seat ${x.seat + 1}`);
-    el.innerHTML = `<h2 id="waiting-title">Waiting for everyone to join</h2>
+    el.innerHTML = `<h2 id="waiting-room-title">Waiting for everyone to join</h2>
       <p>The game starts by itself when every person has opened their invite link${host ? ", or when you start it now" : "; the person who set up the table can also start it now, with computer players in the empty seats"}.</p>
       <ul class="who-joined">${people.map((x) => `<li>${esc(name(x))} (seat ${x.seat + 1}) — <b>${x.joined || x.connected ? "here ✓" : "not joined yet"}</b></li>`).join("")}</ul>
-      ${host ? '<div id="waiting-invites"></div>' : ""}`;
-    if (host) drawInvites($("#waiting-invites"), hf.table, { heading: false });
+      ${host ? '<div id="waiting-room-invites"></div>' : ""}`;
+    if (host) drawInvites($("#waiting-room-invites"), hf.table, { heading: false });
   }
   // a link that no longer works (replaced, or the table removed): say so, not a blank page
   function refused(m) {
@@ -33,7 +33,7 @@
     $("#table").hidden = false;
     const el = panel();
     el.hidden = false;
-    el.innerHTML = `<h2 id="waiting-title">This link does not open a seat</h2><p class="error">${esc(m.message)}</p>
+    el.innerHTML = `<h2 id="waiting-room-title">This link does not open a seat</h2><p class="error">${esc(m.message)}</p>
       <p>Ask the person who invited you for a new link, or <a href="/">go to the list of tables</a>.</p>`;
     for (const id of ["#info", "#others", "#middle", "#melds", "#hand", "#actions", "#sheet-box", ".keys"]) {
       const part = $(id); if (part) part.hidden = true;
