@@ -311,3 +311,43 @@ def test_no_serious_accessibility_problem_on_any_page(browser: Browser,  # noqa:
     page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button></button>')")
     assert any("button-name" in p for p in serious_violations(page))
     context.close()
+
+
+def test_the_replay_draws_the_board_and_tells_each_move(browser: Browser,  # noqa: F811
+                                                        server: ServerProcess) -> None:  # noqa: F811
+    tid = finished_game(server, seed=5)
+    page = browser.new_page(viewport=PHONE)
+    page.goto(server.base + f"/?replay={tid}")
+    page.wait_for_selector("#replay-step:has-text('step 0 of')")
+    total = int(page.inner_text("#replay-step").split(" of ")[1])
+    assert page.inner_text("#replay-said") == "The cards are dealt."
+    assert page.locator(".replay-player").count() == 4
+    assert page.locator(".replay-hand").first.locator(".card").count() == 11
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-step:has-text('step 1 of')")
+    said = page.inner_text("#replay-said")
+    assert said.startswith("1. Computer ") and "drew" in said, said
+    # autoplay steps on by itself, and pauses
+    page.select_option("#replay-speed", "500")
+    page.click("#replay-play")
+    page.wait_for_selector("#replay-step:has-text('step 3 of')")
+    page.click("#replay-play")
+    paused = page.inner_text("#replay-step")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#replay-step") == paused
+    assert page.locator("#replay-moves li").count() >= 2  # the moves before, in words
+    # the end: the melds as the table shows them, numbered from 1, and no raw data
+    page.click("#replay-last")
+    page.wait_for_selector(f"#replay-step:has-text('step {total} of {total}')")
+    numbers = page.eval_on_selector_all("#replay-melds .meld > b", "els => els.map(e => e.textContent)")
+    assert numbers and numbers[0] == "1." and "0." not in numbers
+    body = page.inner_text("#replay")
+    assert "{" not in body and '"type"' not in body and "Game over" in body
+    shoot(page, "replay-end")
+    page.click("#replay-prev")
+    page.wait_for_selector(f"#replay-step:has-text('step {total - 1} of')")
+    page.click("#replay-first")
+    page.wait_for_selector("#replay-step:has-text('step 0 of')")
+    shoot(page, "replay-start")
+    no_wider_than_the_screen(page)
+    page.close()

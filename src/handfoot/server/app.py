@@ -47,6 +47,7 @@ from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_addre
 from handfoot.server.hosting import host_routes, invite_token
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
 from handfoot.server.outbox import Connection
+from handfoot.server.replaying import replay_step
 from handfoot.server.store import RuleSetTaken, Store
 from handfoot.server.tables import (
     LiveTable,
@@ -60,7 +61,7 @@ from handfoot.server.tables import (
     token_hash,
 )
 from handfoot.server.work import Work, check_record
-from handfoot.views import public_view, seat_view
+from handfoot.views import public_view
 
 log = logging.getLogger("handfoot.server")
 
@@ -405,11 +406,15 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         except ValueError:
             raise ApiError("The step must be a whole number.") from None
         step = max(0, min(step, table.seq))
-        logged = [(a.seat, a.action) for a in store.actions(table.id)[:step]]
-        game = await manager.work.rebuild(table.row.rules_toml, table.row.seed,
-                                          table.row.secret, logged, None)
-        views = [seat_view(game, s).to_json() for s in range(table.rules.players.seats)]
-        return JSONResponse({"step": step, "total": table.seq, "views": views})
+        logged = [(a.seat, a.action) for a in await asyncio.to_thread(store.actions, table.id)]
+        time_seq = await asyncio.to_thread(store.time_called, table.id)
+        names = [s.get("name") or (f"Computer {i + 1}" if s["kind"] == "bot" else
+                                   f"Seat {i + 1}") for i, s in enumerate(table.seats)]
+        out = await manager.work.run("people", replay_step, table.row.rules_toml,
+                                     table.row.seed, table.row.secret, logged, time_seq,
+                                     step, names)
+        return JSONResponse({**out, "total": table.seq, "names": names,
+                             "rules": table.row.rules_name})
 
     async def ws_endpoint(ws: WebSocket) -> None:
         await ws.accept()
