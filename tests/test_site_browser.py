@@ -339,7 +339,8 @@ def test_the_replay_draws_the_board_and_tells_each_move(browser: Browser,  # noq
     # the end: the melds as the table shows them, numbered from 1, and no raw data
     page.click("#replay-last")
     page.wait_for_selector(f"#replay-step:has-text('step {total} of {total}')")
-    numbers = page.eval_on_selector_all("#replay-melds .meld > b", "els => els.map(e => e.textContent)")
+    numbers = page.eval_on_selector_all("#replay-melds .meld > b",
+                                        "els => els.map(e => e.textContent)")
     assert numbers and numbers[0] == "1." and "0." not in numbers
     body = page.inner_text("#replay")
     assert "{" not in body and '"type"' not in body and "Game over" in body
