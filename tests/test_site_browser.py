@@ -128,6 +128,9 @@ def test_inviting_people_and_a_game_that_waits_for_them(browser: Browser,  # noq
     assert st["legal"] == [] and "not joined yet" in ann.inner_text("#waiting-room")
     assert ann.is_visible("#waiting-room .start-now")
     assert ann.locator("button.away").count() == 0  # "Start now" is the host's way here
+    # the host's lobby sees her arrive
+    lobby.wait_for_selector(".hosted .invite[data-seat='0'] .joined:has-text('at the table now')",
+                            timeout=15_000)
     shoot(ann, "waiting-host")
     # Bob arrives: it starts by itself; the "let the computer play" buttons are the host's
     bob_ctx = browser.new_context(viewport=DESKTOP)

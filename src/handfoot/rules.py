@@ -592,8 +592,8 @@ class Rules:
                 top[key] = value
             elif key in _SECTIONS:
                 if not isinstance(value, dict):
-                    raise RulesError(f"{key} = {value!r} is not a setting by itself "
-                                     f"([{key}] is a section){_belongs(key, value)}")
+                    raise RulesError(f"[{key}] is a section of settings, not a setting "
+                                     f"itself ({key} = {value!r}){_belongs(key, value)}")
                 top[key] = _section_from_dict(key, _SECTIONS[key], value, getattr(base, key))
             else:
                 raise RulesError(f"unknown setting {key!r}{_belongs(key, value)}; the "

@@ -69,10 +69,14 @@ function localNote() {
 }
 
 // The invite panel of one table, drawn into `box` from the server's answer to /host.
-async function drawInvites(box, id, opts = {}) {
-  let h;
-  try { h = await hostApi(id, "host"); }
-  catch (e) { box.innerHTML = `<p class="error">${esc(e.message)}</p>`; return null; }
+function hostKey(h) { return JSON.stringify([h.waiting, h.over, h.removable, h.seats.map((s) => [s.joined, s.connected, s.computer, s.url])]); }
+async function drawInvites(box, id, opts = {}, known = null) {
+  let h = known;
+  if (!h) {
+    try { h = await hostApi(id, "host"); }
+    catch (e) { box.innerHTML = `<p class="error">${esc(e.message)}</p>`; return null; }
+  }
+  box.dataset.key = hostKey(h);
   const people = h.seats.filter((s) => s.kind === "human");
   const waitingFor = people.filter((s) => !s.joined && !s.computer);
   const state = h.over ? "The game is over." : h.waiting
@@ -135,4 +139,14 @@ async function drawInvites(box, id, opts = {}) {
     catch (e) { error(e); }
   });
   return h;
+}
+
+// Who has joined changes while the host looks: drawn again when it does (not otherwise,
+// so a message being copied is left alone).
+async function refreshInvites(box, id, opts = {}) {
+  let h;
+  try { h = await hostApi(id, "host"); } catch (e) { return; }
+  const busy = (box.contains(document.activeElement) && document.activeElement.matches("input, textarea"))
+    || box.querySelector(".share-box:not([hidden])");
+  if (hostKey(h) !== box.dataset.key && !busy) await drawInvites(box, id, opts, h);
 }

@@ -17,7 +17,11 @@ async function showLobby() {
   seatChoice();
   listTables();
   showHosted();
-  setInterval(() => { if (!document.hidden) listTables(); }, 5000);
+  setInterval(() => {
+    if (document.hidden) return;
+    listTables();
+    for (const el of document.querySelectorAll(".hosted")) refreshInvites(el, el.dataset.table, { changed: listTables });
+  }, 5000);
 }
 function seatChoice() {
   const r = ruleSets.find((x) => x.name === $("#new-rules").value) || { seats: 4 };

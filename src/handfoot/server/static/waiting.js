@@ -35,9 +35,8 @@
     el.hidden = false;
     el.innerHTML = `<h2 id="waiting-room-title">This link does not open a seat</h2><p class="error">${esc(m.message)}</p>
       <p>Ask the person who invited you for a new link, or <a href="/">go to the list of tables</a>.</p>`;
-    for (const id of ["#info", "#others", "#middle", "#melds", "#hand", "#actions", "#sheet-box", ".keys"]) {
-      const part = $(id); if (part) part.hidden = true;
-    }
+    // only this panel: the empty table around it would say nothing
+    for (const part of $("#table").children) if (part !== el) part.style.display = "none";
   }
   (hf.hooks = hf.hooks || []).push((m) => {
     if (m.type === "state") draw(m);
