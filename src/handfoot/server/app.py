@@ -440,15 +440,14 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         async def close(code: int, reason: str) -> None:
             await ws.close(code)
 
-        if seat is not None:
-            await manager.join(table, seat)
         manager.kick_bots(table)  # a table unloaded while idle: its computers go on
         conn = Connection(seat, ws.send_text, close, token)
         conn.start()
         table.connections.append(conn)
         try:
             conn.push(_hello(table, seat))
-            if seat is not None:
+            if seat is not None:  # (after joining the connections: a revocation finds it)
+                await manager.join(table, seat)
                 await chat.welcome(table, conn)
             await manager.broadcast(table)  # this one's view, and everyone sees who is here
             while not conn.dropped:

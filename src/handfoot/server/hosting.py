@@ -85,7 +85,7 @@ def host_routes(store: Store, manager: Manager,
                     url = invite_url(request, table.id, tok)
             out.append({"seat": i, "team": table.rules.team_of[i], "name": s.get("name", ""),
                         "kind": s["kind"], "computer": table.is_bot(i),
-                        "joined": bool(s.get("joined")), "connected": i in connected,
+                        "joined": i in table.joined, "connected": i in connected,
                         "url": url})
         return out
 
@@ -111,8 +111,10 @@ def host_routes(store: Store, manager: Manager,
             seats = [dict(s) for s in table.seats]
             link = int(seats[seat].get("link", 0)) + 1
             tok = invite_token(data["creator"], table.id, seat, link)
-            seats[seat].update(link=link, token_hash=token_hash(tok), joined=False)
+            seats[seat].update(link=link, token_hash=token_hash(tok))
             await _save_seats(store, table, seats)
+            table.joined.discard(seat)
+            await asyncio.to_thread(store.unjoin_seat, table.id, seat)
         manager.close_seat(table, seat, "This invite link was replaced; ask the person "
                            "who set up the table for the new one.")
         await manager.broadcast(table)
@@ -144,5 +146,5 @@ def host_routes(store: Store, manager: Manager,
 
 
 async def _save_seats(store: Store, table: LiveTable, seats: list[dict[str, Any]]) -> None:
+    table.row = dataclasses.replace(table.row, seats=seats)  # at once: the new hash holds
     await asyncio.to_thread(store.set_seats, table.id, seats)
-    table.row = dataclasses.replace(table.row, seats=seats)

@@ -106,6 +106,15 @@ waiting_tables = sa.Table(
     sa.Column("created", sa.DateTime, nullable=False),
 )
 
+#: the people's seats whose invite link has been opened (the waiting table starts when
+#: every person has joined)
+joined_seats = sa.Table(
+    "joined_seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "seat"),
+)
+
 #: what the people at a table said: chat lines and quick reactions, in order
 chat_lines = sa.Table(
     "chat_lines", metadata,
@@ -298,11 +307,31 @@ class Store:
                              .where(waiting_tables.c.table_id == table_id))
         return bool(done.rowcount)
 
+    def join_seat(self, table_id: str, seat: int) -> None:
+        """Keep that the seat's person has opened their invite link."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(joined_seats).values(table_id=table_id, seat=seat))
+        except IntegrityError:
+            pass  # joined before
+
+    def unjoin_seat(self, table_id: str, seat: int) -> None:
+        """The seat has a new invite link: nobody has joined with it yet."""
+        with self.engine.begin() as c:
+            c.execute(sa.delete(joined_seats).where(joined_seats.c.table_id == table_id,
+                                                    joined_seats.c.seat == seat))
+
+    def joined_seats(self, table_id: str) -> set[int]:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(joined_seats.c.seat)
+                             .where(joined_seats.c.table_id == table_id)).all()
+        return {int(r[0]) for r in rows}
+
     def delete_table(self, table_id: str) -> None:
         """Remove a table with its log and everything kept beside it."""
         with self.engine.begin() as c:
             for t in (actions, time_calls, table_keys, waiting_tables, chat_lines,
-                      event_tables):
+                      joined_seats, event_tables):
                 c.execute(sa.delete(t).where(t.c.table_id == table_id))
             c.execute(sa.delete(tables).where(tables.c.id == table_id))
 

@@ -107,6 +107,8 @@ class LiveTable:
     fair: dict[str, Any] | None = None
     #: waiting for its people: nobody acts, no computer plays, until it starts
     waiting: bool = False
+    #: the people's seats whose invite link has been opened
+    joined: set[int] = field(default_factory=set)
     #: the recent moves in words, and the pause between hands
     moves: MoveLog = field(default_factory=MoveLog)
 
@@ -125,7 +127,7 @@ class LiveTable:
     def waiting_for(self) -> list[int]:
         """The people's seats whose invite link has not been opened yet."""
         return [i for i, s in enumerate(self.seats)
-                if s["kind"] == "human" and not s.get("computer") and not s.get("joined")]
+                if s["kind"] == "human" and not s.get("computer") and i not in self.joined]
     def people(self) -> list[int]:
         """The seats of the people at the table now: connected, not played by a computer."""
         here = {c.seat for c in self.connections if c.seat is not None and not c.dropped}
@@ -190,7 +192,7 @@ def message_for(table: LiveTable, seat: int | None,
         "rules": table.row.rules_name,
         "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
                    "level": level_word(s.get("level")), "name": s.get("name", ""),
-                   "connected": i in connected, "joined": bool(s.get("joined"))}
+                   "connected": i in connected, "joined": i in table.joined}
                   for i, s in enumerate(table.seats)],
         # the game starts when every person has joined, or when the host starts it
         "waiting_to_start": table.waiting,
@@ -242,7 +244,8 @@ class Manager:
     # -------------------------------------------------------------- loading
     def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
         table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
-                          time_seq=time_seq, waiting=self.store.is_waiting(row.id))
+                          time_seq=time_seq, waiting=self.store.is_waiting(row.id),
+                          joined=self.store.joined_seats(row.id))
         self._catch_up(table)
         if table.game.over and row.result is None:
             self._over(table)
@@ -505,37 +508,38 @@ class Manager:
         table.row = dataclasses.replace(table.row, seats=seats)
 
     async def join(self, table: LiveTable, seat: int) -> None:
-        """A person opened their invite link: they have joined (kept with the seats);
-        a waiting table whose people have all joined starts."""
-        if table.seats[seat].get("joined"):
+        """A person opened their invite link: they have joined (kept beside the seats,
+        which this leaves alone unless a computer sat in for them: it gives the seat
+        back); a waiting table whose people have all joined starts."""
+        if seat in table.joined:
             return
+        table.joined.add(seat)
+        await asyncio.to_thread(self.store.join_seat, table.id, seat)
         async with table.lock:
-            await asyncio.to_thread(self.refresh_seats, table)
-            seats = [dict(s) for s in table.seats]
-            seats[seat]["joined"] = True
-            if seats[seat].pop("stand_in", False):  # a computer kept it until they came
+            if table.seats[seat].get("stand_in"):
+                seats = [dict(s) for s in table.seats]
+                seats[seat].pop("stand_in")
                 seats[seat]["computer"] = False
-            await asyncio.to_thread(self.store.set_seats, table.id, seats)
-            table.row = dataclasses.replace(table.row, seats=seats)
+                table.row = dataclasses.replace(table.row, seats=seats)
+                await asyncio.to_thread(self.store.set_seats, table.id, seats)
             if table.waiting and not table.waiting_for():
-                await asyncio.to_thread(self.store.start_table, table.id)
                 table.waiting = False
+                await asyncio.to_thread(self.store.start_table, table.id)
         self.kick_bots(table)
 
     async def start(self, table: LiveTable) -> None:
         """The host starts a waiting table: computer players take the seats of the
         people who have not joined (each can take their seat back on joining)."""
         async with table.lock:
-            await asyncio.to_thread(self.refresh_seats, table)
             seats = [dict(s) for s in table.seats]
             for i in table.waiting_for():
                 seats[i]["computer"] = True
                 seats[i]["stand_in"] = True
                 seats[i].setdefault("level", default_level())
-            await asyncio.to_thread(self.store.set_seats, table.id, seats)
             table.row = dataclasses.replace(table.row, seats=seats)
-            await asyncio.to_thread(self.store.start_table, table.id)
             table.waiting = False
+            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            await asyncio.to_thread(self.store.start_table, table.id)
         await self.broadcast(table)
         self.kick_bots(table)
 
