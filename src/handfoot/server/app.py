@@ -274,7 +274,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     async def api_delete_rule_set(request: Request) -> Response:
         """Delete a saved rule set: only whoever saved it (tables keep their rules)."""
         name, owner_hash = owned_rule_set(await _body(request))
-        if store.rule_set(name) is None:
+        if await asyncio.to_thread(store.rule_set, name) is None:
             raise ApiError(f"There is no rule set called {name!r}.", 404)
         if not await asyncio.to_thread(store.delete_rule_set, name, owner_hash):
             raise ApiError("Only the person who saved a rule set, from the browser they "
@@ -288,8 +288,11 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if not isinstance(owner, str) or not 0 < len(owner) <= 100:
             return JSONResponse({"names": []})
         h = token_hash(owner)
-        names = [n for n, _ in store.rule_sets() if store.rule_set_owner(n) == h]
-        return JSONResponse({"names": names})
+
+        def mine() -> list[str]:
+            return [n for n, _ in store.rule_sets() if store.rule_set_owner(n) == h]
+
+        return JSONResponse({"names": await asyncio.to_thread(mine)})
 
     def summary(row: Any) -> dict[str, Any]:
         """A table in the lobby: from memory if it is live, else from its row (a table
