@@ -47,7 +47,28 @@ class RulesError(ValueError):
     """A rule set is malformed or inconsistent; the message names the setting."""
 
 
-def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+#: The settings that take one of a few words, and the words (a list setting: each item).
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "deal.choose_hand": ("blind", "seeing-tops"),
+    "deal.first_player": ("high-card", "rotate"),
+    "deal.upcard_turn_back": ("red-three", "wild"),
+    "game.when_time_is_called": ("end-hand", "finish-hand"),
+    "game.tie_break": ("none", "playoff-hand", "high-card"),
+    "turn.first_turn_upcard": ("no", "take", "take-no-discard"),
+    "pile.before_opening": ("never", "with-opening"),
+    "pile.shown_cards": ("melded", "kept"),
+    "pile.show": ("natural-pair", "natural-and-wild", "meld-on-board"),
+    "threes.red": ("discard", "board"),
+    "threes.black_melded": ("never", "to-go-out", "any-time"),
+    "going_out.discard": ("optional", "required", "forbidden"),
+    "going_out.partners": ("none", "in-foot", "played-from-foot"),
+    "going_out.stock_out": ("end-hand", "reshuffle-pile"),
+    "going_out.hand_ends": ("going-out", "stock-drawn"),
+}
+
+
+def _choice(name: str, value: str, allowed: tuple[str, ...] | None = None) -> None:
+    allowed = CHOICES[name] if allowed is None else allowed
     if value not in allowed:
         raise RulesError(f"{name} = {value!r} is not one of {', '.join(map(repr, allowed))}")
 
@@ -450,18 +471,18 @@ class Rules:
             raise RulesError(
                 f"deck: {self.num_decks} deck(s) make {self.num_cards} cards, too few to deal "
                 f"{p.seats} players {d.hand_size} + {d.foot_size} cards and keep a stock")
-        _choice("deal.choose_hand", d.choose_hand, ("blind", "seeing-tops"))
-        _choice("deal.first_player", d.first_player, ("high-card", "rotate"))
+        _choice("deal.choose_hand", d.choose_hand)
+        _choice("deal.first_player", d.first_player)
         for kind in d.upcard_turn_back:
-            _choice("deal.upcard_turn_back", kind, ("red-three", "wild"))
+            _choice("deal.upcard_turn_back", kind)
         if d.upcard_turn_back and not d.upcard:
             raise RulesError("deal.upcard_turn_back needs deal.upcard = true")
         if d.grab_spread < 0 or d.exact_grab_bonus < 0:
             raise RulesError("deal.grab_spread and deal.exact_grab_bonus cannot be negative")
         if g.hands < 1:
             raise RulesError("game.hands must be at least 1")
-        _choice("game.when_time_is_called", g.when_time_is_called, ("end-hand", "finish-hand"))
-        _choice("game.tie_break", g.tie_break, ("none", "playoff-hand", "high-card"))
+        _choice("game.when_time_is_called", g.when_time_is_called)
+        _choice("game.tie_break", g.tie_break)
         if g.time_warning_minutes and g.time_warning_minutes >= max(g.time_limit_minutes, 1):
             raise RulesError("game.time_warning_minutes must be less than game.time_limit_minutes")
         if any(x < 0 for x in o.minimums):
@@ -470,8 +491,7 @@ class Rules:
             raise RulesError("opening.by_score must list [score, minimum] pairs by rising score")
         if min(o.clean_melds, o.dirty_melds, o.books) < 0:
             raise RulesError("opening: the number of melds or books cannot be negative")
-        _choice("turn.first_turn_upcard", t.first_turn_upcard,
-                ("no", "take", "take-no-discard"))
+        _choice("turn.first_turn_upcard", t.first_turn_upcard)
         if t.first_turn_upcard != "no" and not d.upcard:
             raise RulesError("turn.first_turn_upcard needs deal.upcard = true")
         if t.draw < 1 or any(x < 1 for x in t.draw_by_hand):
@@ -481,12 +501,12 @@ class Rules:
         if pile.take_max and pile.take_min > pile.take_max:
             raise RulesError(
                 f"pile.take_min = {pile.take_min} is more than pile.take_max = {pile.take_max}")
-        _choice("pile.before_opening", pile.before_opening, ("never", "with-opening"))
-        _choice("pile.shown_cards", pile.shown_cards, ("melded", "kept"))
+        _choice("pile.before_opening", pile.before_opening)
+        _choice("pile.shown_cards", pile.shown_cards)
         if not pile.show:
             raise RulesError("pile.show: list at least one way to take the pile")
         for way in pile.show:
-            _choice("pile.show", way, ("natural-pair", "natural-and-wild", "meld-on-board"))
+            _choice("pile.show", way)
         if m.min_size < 2 or m.book_size < m.min_size:
             raise RulesError(f"meld.min_size = {m.min_size} must be at least 2 and at most "
                              f"meld.book_size = {m.book_size}")
@@ -500,19 +520,18 @@ class Rules:
                              "cannot exceed 11")
         if m.wild_meld_blocks_wilds and not m.wild_melds:
             raise RulesError("meld.wild_meld_blocks_wilds needs meld.wild_melds = true")
-        _choice("threes.red", self.threes.red, ("discard", "board"))
-        _choice("threes.black_melded", self.threes.black_melded,
-                ("never", "to-go-out", "any-time"))
+        _choice("threes.red", self.threes.red)
+        _choice("threes.black_melded", self.threes.black_melded)
         if go.wild_books and not m.wild_melds:
             raise RulesError("going_out.wild_books needs meld.wild_melds = true")
         if go.sequence_books and not m.sequences:
             raise RulesError("going_out.sequence_books needs meld.sequences = true")
         if min(go.clean_books, go.dirty_books, go.wild_books, go.sequence_books) < 0:
             raise RulesError("going_out: the number of books cannot be negative")
-        _choice("going_out.discard", go.discard, ("optional", "required", "forbidden"))
-        _choice("going_out.partners", go.partners, ("none", "in-foot", "played-from-foot"))
-        _choice("going_out.stock_out", go.stock_out, ("end-hand", "reshuffle-pile"))
-        _choice("going_out.hand_ends", go.hand_ends, ("going-out", "stock-drawn"))
+        _choice("going_out.discard", go.discard)
+        _choice("going_out.partners", go.partners)
+        _choice("going_out.stock_out", go.stock_out)
+        _choice("going_out.hand_ends", go.hand_ends)
         if go.ask_when_able and not go.permission:
             raise RulesError("going_out.ask_when_able needs going_out.permission = true")
         if go.reshuffles < 0:
@@ -574,11 +593,12 @@ class Rules:
                 top[key] = value
             elif key in _SECTIONS:
                 if not isinstance(value, dict):
-                    raise RulesError(f"[{key}] must be a table of settings")
+                    raise RulesError(f"[{key}] is a section of settings, not a setting "
+                                     f"itself ({key} = {value!r}){_belongs(key, value)}")
                 top[key] = _section_from_dict(key, _SECTIONS[key], value, getattr(base, key))
             else:
-                raise RulesError(
-                    f"unknown setting {key!r}; the sections are {', '.join(_SECTIONS)}")
+                raise RulesError(f"unknown setting {key!r}{_belongs(key, value)}; the "
+                                 f"sections are {', '.join(_SECTIONS)}")
         return dataclasses.replace(base, **top)
 
     @classmethod
@@ -605,6 +625,19 @@ class Rules:
         return out
 
 
+def _belongs(key: str, value: Any) -> str:
+    """Where a setting written outside its section belongs, in words ("" if nowhere):
+    ``going_out = 500`` at the top is the points for going out, ``[scores]``."""
+    homes = [name for name, cls in _SECTIONS.items()
+             if key in {f.name for f in dataclasses.fields(cls)}]
+    if not homes:
+        return ""
+    shown = tomli_w.dumps({"v": value})[4:].strip() if value is not None else "..."
+    where = " or ".join(f"[{h}]" for h in homes)
+    return (f"; the setting {key} belongs in {where}: write [{homes[0]}] on one line and "
+            f"{key} = {shown} on the next")
+
+
 def _section_from_dict(name: str, cls: type[Any], data: dict[str, Any], base: Any) -> Any:
     hints = get_type_hints(cls)
     known = {f.name for f in dataclasses.fields(cls)}
@@ -612,7 +645,8 @@ def _section_from_dict(name: str, cls: type[Any], data: dict[str, Any], base: An
     for key, value in data.items():
         if key not in known:
             raise RulesError(
-                f"unknown setting {name}.{key}; [{name}] has {', '.join(sorted(known))}")
+                f"unknown setting {name}.{key}; [{name}] has {', '.join(sorted(known))}"
+                + _belongs(key, value))
         changes[key] = _coerce(f"{name}.{key}", hints[key], value)
     return dataclasses.replace(base, **changes)
 

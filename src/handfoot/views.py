@@ -255,3 +255,9 @@ def seat_view(game: Game, seat: int) -> View:
 def public_view(game: Game) -> View:
     """What a spectator may see: no hand at all."""
     return _view(game, None)
+
+
+def team_views(hand: Hand) -> tuple[TeamView, ...]:
+    """Each team's part of the table in ``hand`` (all of it is public): the melds a
+    finished hand ended with, for the people to look at before the next one."""
+    return tuple([_team_view(hand, t) for t in range(hand.teams)])

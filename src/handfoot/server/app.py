@@ -5,6 +5,8 @@ WebSocket ``/ws/{table}?token=T`` (no token: a spectator). Client to server::
     {"type": "action", "action": {...}}     an action in the record's JSON form
     {"type": "preview", "action": {...}}    what it would be worth, and the engine's word
     {"type": "computer", "on": true}        hand my seat to a computer player (or back)
+    {"type": "chat", "text": "..."}         say something to the table (or "reaction")
+    {"type": "next-hand"}                   ready for the next hand (after one ended)
 
 Server to client: ``{"type": "state", ...}`` after every change (only this seat's view),
 ``{"type": "preview", ...}`` and ``{"type": "error", "message": ...}``.
@@ -23,6 +25,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import tomli_w
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -36,16 +39,21 @@ from handfoot.engine import IllegalAction
 from handfoot.fair import new_secret
 from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.rules_form import form, setting_named, settings_from_form
+from handfoot.server.chat import Chat
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
+from handfoot.server.hosting import host_routes, invite_token
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
 from handfoot.server.outbox import Connection
+from handfoot.server.replaying import replay_step
 from handfoot.server.store import RuleSetTaken, Store
 from handfoot.server.tables import (
     LiveTable,
     Manager,
     default_level,
+    level_word,
     levels,
     new_token,
     offered_levels,
@@ -53,7 +61,7 @@ from handfoot.server.tables import (
     token_hash,
 )
 from handfoot.server.work import Work, check_record
-from handfoot.views import public_view, seat_view
+from handfoot.views import public_view
 
 log = logging.getLogger("handfoot.server")
 
@@ -89,6 +97,15 @@ def _changes(rules: Rules, base: Rules) -> list[dict[str, Any]]:
     return [{"setting": k, "from": a, "to": b} for k, a, b in rules.changes_from(base)]
 
 
+def _changes_toml(changes: list[dict[str, Any]]) -> str:
+    """The changes as the TOML a club would write: only what differs."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in changes:
+        section, key = c["setting"].split(".", 1)
+        out.setdefault(section, {})[key] = c["to"]
+    return tomli_w.dumps(out)
+
+
 def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                minute: float = 60.0, limits: RateLimits | None = None,
                address_header: str = "", work: Work | None = None) -> Starlette:
@@ -100,6 +117,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     limits = limits or RateLimits()
     events = EventService(store, manager, public_url, minute, limits=limits,
                           address_header=address_header)
+    chat = Chat(store)
 
     async def get_table(table_id: str) -> LiveTable:
         table = await manager.aload(table_id) if _valid_id(table_id) else None
@@ -119,11 +137,16 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         return f"{base}/table/{table_id}?token={token}"
 
     async def new_table(request: Request, rules_name: str, seats: list[dict[str, Any]],
-                        seed: int | None) -> dict[str, Any]:
+                        seed: int | None, wait: bool = False) -> dict[str, Any]:
+        """``wait``: the game starts when every person has joined (or the host starts
+        it); else at once."""
         rules = _rules_named(store, rules_name)
         n = rules.players.seats
         if len(seats) != n:
             raise ApiError(f"These rules seat {n} players; {len(seats)} seats were given.")
+        tid = secrets.token_hex(6)
+        # the host's token; each invite is derived from it, so the host can see them again
+        creator = new_token()
         stored: list[dict[str, Any]] = []
         tokens: list[str | None] = []
         for i, s in enumerate(seats):
@@ -132,10 +155,13 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             level = s.get("level", default_level())
             if s["kind"] == "bot" and level not in levels():
                 raise ApiError(f"There is no computer player called {level!r}; "
-                               f"the levels are {', '.join(levels())}.")
-            name = str(s.get("name", ""))[:40]
+                               f"the levels are {', '.join(offered_levels())}.")
+            name = s.get("name", "")
+            if not isinstance(name, str):
+                raise ApiError(f"The name of seat {i + 1} must be text.")
+            name = " ".join(name.split())[:40]
             if s["kind"] == "human":
-                tok = new_token()
+                tok = invite_token(creator, tid, i, 0)
                 stored.append({"kind": "human", "name": name, "token_hash": token_hash(tok),
                                "level": level if level in levels() else default_level()})
                 tokens.append(tok)
@@ -146,28 +172,31 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         # without an explicit seed the deals come from a secret of 256 bits, shown
         # to nobody while the game is played
         secret = new_secret() if seed is None else None
-        creator = new_token()
         try:
-            tid = store.create_table(rules_name, rules.to_toml(), seed or 0, stored,
-                                     secret=secret, creator_hash=token_hash(creator))
+            store.create_table(rules_name, rules.to_toml(), seed or 0, stored, table_id=tid,
+                               secret=secret, creator_hash=token_hash(creator),
+                               waiting=wait and any(t is not None for t in tokens))
         except Exception:
             limits.give_back("tables", who)
             raise
         table = await get_table(tid)
         manager.kick_bots(table)
-        return {"id": tid, "rules": rules_name, "creator": creator, "invites": [
-            {"seat": i, "token": t, "url": invite(request, tid, t)}
-            for i, t in enumerate(tokens) if t is not None]}
+        return {"id": tid, "rules": rules_name, "creator": creator, "waiting": table.waiting,
+                "invites": [{"seat": i, "name": stored[i]["name"], "token": t,
+                             "url": invite(request, tid, t)}
+                            for i, t in enumerate(tokens) if t is not None]}
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
     async def api_presets(request: Request) -> Response:
         out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
-                "saved": False} for n in PRESET_NAMES]
+                "teams": preset(n).players.teams, "saved": False} for n in PRESET_NAMES]
         for name, base in store.rule_sets():
+            rules = _rules_named(store, name)
             out.append({"name": name, "title": f"house rules from {base}",
-                        "seats": _rules_named(store, name).players.seats, "saved": True})
+                        "seats": rules.players.seats, "teams": rules.players.teams,
+                        "saved": True})
         return JSONResponse({"rule_sets": out, "levels": offered_levels(),
                              "all_levels": levels(), "default_level": default_level()})
 
@@ -175,25 +204,38 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         rules = _rules_named(store, request.path_params["name"])
         return JSONResponse({"name": rules.name, "toml": rules.to_toml()})
 
+    async def api_rules_form(request: Request) -> Response:
+        """A rule set as the house rules form shows it: its settings grouped, each with
+        its explanation and value."""
+        rules = _rules_named(store, request.path_params["name"])
+        return JSONResponse({"name": request.path_params["name"], "groups": form(rules)})
+
     async def api_check_rules(request: Request) -> Response:
-        """Check house rules (TOML changes on a base rule set) and, with a name, save them.
-        A saved rule set belongs to whoever saved it (the ``owner`` token their browser
-        keeps; a new one is given with the first save): the same name from anyone else
-        is refused."""
+        """Check house rules (TOML changes on a base rule set, or the form's changed
+        ``settings``) and, with a name, save them. A saved rule set belongs to whoever
+        saved it (the ``owner`` token their browser keeps; a new one is given with the
+        first save): the same name from anyone else is refused. A refusal names the
+        ``setting`` it is about, for the form to show it next to that setting."""
         data = await _body(request)
         base_name = str(data.get("base", ""))
         text = data.get("toml", "")
+        settings = data.get("settings")
         name = data.get("name")
         owner = data.get("owner")
         if not isinstance(text, str):
             raise ApiError("The changes must be TOML text.")
+        if settings is not None and not isinstance(settings, dict):
+            raise ApiError("The settings must be an object of setting: value.")
         if owner is not None and (not isinstance(owner, str) or not 0 < len(owner) <= 100):
             raise ApiError("The owner token is not valid.")
         base = _rules_named(store, base_name)
         try:
-            rules = Rules.from_toml(text, base=base)
+            rules = (Rules.from_dict(settings_from_form(settings), base=base)
+                     if settings is not None else Rules.from_toml(text, base=base))
         except RulesError as e:
-            raise ApiError(f"These rules are refused: {e}") from None
+            named = setting_named(str(e), list(settings or {}))
+            return JSONResponse({"error": f"These rules are refused: {e}",
+                                 "message": str(e), "setting": named}, status_code=400)
         except (RecursionError, ValueError, TypeError):
             raise ApiError("These rules are refused: the TOML is nested too deeply or is "
                            "not valid.") from None
@@ -217,12 +259,46 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                 raise ApiError(f"Someone else saved a rule set called {name!r}; choose "
                                "another name.", 409) from None
         return JSONResponse({"ok": True, "name": name, "base": base_name, "changes": changes,
+                             "toml": _changes_toml(changes),
                              **({"owner": owner} if name is not None else {})})
+
+    def owned_rule_set(data: dict[str, Any]) -> tuple[str, str]:
+        name, owner = data.get("name"), data.get("owner")
+        if not isinstance(name, str) or not 0 < len(name) <= 80:
+            raise ApiError("Say which rule set.")
+        if not isinstance(owner, str) or not 0 < len(owner) <= 100:
+            raise ApiError("Only the person who saved a rule set, from the browser they "
+                           "saved it in, can delete it.", 403)
+        return name, token_hash(owner)
+
+    async def api_delete_rule_set(request: Request) -> Response:
+        """Delete a saved rule set: only whoever saved it (tables keep their rules)."""
+        name, owner_hash = owned_rule_set(await _body(request))
+        if await asyncio.to_thread(store.rule_set, name) is None:
+            raise ApiError(f"There is no rule set called {name!r}.", 404)
+        if not await asyncio.to_thread(store.delete_rule_set, name, owner_hash):
+            raise ApiError("Only the person who saved a rule set, from the browser they "
+                           "saved it in, can delete it.", 403)
+        return JSONResponse({"ok": True, "deleted": name})
+
+    async def api_my_rule_sets(request: Request) -> Response:
+        """The saved rule sets this browser's owner token saved."""
+        data = await _body(request)
+        owner = data.get("owner")
+        if not isinstance(owner, str) or not 0 < len(owner) <= 100:
+            return JSONResponse({"names": []})
+        h = token_hash(owner)
+
+        def mine() -> list[str]:
+            return [n for n, _ in store.rule_sets() if store.rule_set_owner(n) == h]
+
+        return JSONResponse({"names": await asyncio.to_thread(mine)})
 
     def summary(row: Any) -> dict[str, Any]:
         """A table in the lobby: from memory if it is live, else from its row (a table
         is not loaded to be listed)."""
         table = manager.live.get(row.id)
+        waiting = False
         if row.result is not None:  # finished: the lobby needs no replay
             out = {"seq": row.result["seq"], "over": True, "started": True,
                    "hand_number": row.result["hand_number"],
@@ -232,12 +308,14 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             out = {"seq": table.seq, "over": g.over, "started": table.seq > 0,
                    "hand_number": g.hand_number, "totals": list(g.totals),
                    "winners": list(g.winners)}
+            waiting = table.waiting
         else:
             seq = store.action_count(row.id)
+            waiting = seq == 0 and store.is_waiting(row.id)
             out = {"seq": seq, "over": False, "started": seq > 0, "hand_number": None,
                    "totals": None, "winners": []}
         return {"id": row.id, "rules": row.rules_name, "created": row.created.isoformat(),
-                **out,
+                **out, "waiting": waiting,
                 "seats": [{"kind": s["kind"], "computer": bool(s["kind"] == "bot"
                                                                or s.get("computer")),
                            "name": s.get("name", "")} for s in row.seats]}
@@ -249,8 +327,12 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             seed = seed_value(data.get("seed"))
             if not isinstance(seats, list):
                 raise ApiError("Say who sits in each seat.")
+            wait = data.get("wait", False)
+            if not isinstance(wait, bool):
+                raise ApiError("Say wait: true (the game starts when everyone has joined) "
+                               "or false.")
             return JSONResponse(await new_table(request, str(data.get("rules", "")), seats,
-                                                seed))
+                                                seed, wait))
         # the lobby: open tables and those finished lately, newest first, a page at a time
         try:
             page = max(0, min(int(request.query_params.get("page", "0")), 10**6))
@@ -295,14 +377,15 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         msg = {"id": table.id, "rules": table.row.rules_name, "seq": table.seq,
                "over": table.game.over, "view": public_view(table.game).to_json(),
                "seats": [{"kind": s["kind"], "computer": table.is_bot(i),
-                          "level": s.get("level") if s["kind"] == "bot" else None}
+                          "level": level_word(s.get("level")) if s["kind"] == "bot" else None}
                          for i, s in enumerate(table.seats)]}
         if table.game.over:
             msg["fair"] = await verified(table)
         return JSONResponse(msg)
 
     def record_of(table: LiveTable) -> dict[str, Any]:
-        names = [s.get("name") or (f"computer ({s.get('level')})" if s["kind"] == "bot"
+        names = [s.get("name") or (f"computer ({level_word(s.get('level'))})"
+                                   if s["kind"] == "bot"
                                    else f"seat {i + 1}") for i, s in enumerate(table.seats)]
         rec = game_record(table.game, names, {"table": table.id})
         # the game is over: the salts are revealed, and anyone can check every deal
@@ -326,11 +409,15 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         except ValueError:
             raise ApiError("The step must be a whole number.") from None
         step = max(0, min(step, table.seq))
-        logged = [(a.seat, a.action) for a in store.actions(table.id)[:step]]
-        game = await manager.work.rebuild(table.row.rules_toml, table.row.seed,
-                                          table.row.secret, logged, None)
-        views = [seat_view(game, s).to_json() for s in range(table.rules.players.seats)]
-        return JSONResponse({"step": step, "total": table.seq, "views": views})
+        logged = [(a.seat, a.action) for a in await asyncio.to_thread(store.actions, table.id)]
+        time_seq = await asyncio.to_thread(store.time_called, table.id)
+        names = [s.get("name") or (f"Computer {i + 1}" if s["kind"] == "bot" else
+                                   f"Seat {i + 1}") for i, s in enumerate(table.seats)]
+        out = await manager.work.run("people", replay_step, table.row.rules_toml,
+                                     table.row.seed, table.row.secret, logged, time_seq,
+                                     step, names)
+        return JSONResponse({**out, "total": table.seq, "names": names,
+                             "rules": table.row.rules_name})
 
     async def ws_endpoint(ws: WebSocket) -> None:
         await ws.accept()
@@ -362,6 +449,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         table.connections.append(conn)
         try:
             conn.push(_hello(table, seat))
+            if seat is not None:  # (after joining the connections: a revocation finds it)
+                await manager.join(table, seat)
+                await chat.welcome(table, conn)
             await manager.broadcast(table)  # this one's view, and everyone sees who is here
             while not conn.dropped:
                 raw = await ws.receive()
@@ -392,6 +482,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             if seat is not None and not manager.closing:
                 with contextlib.suppress(Exception):
                     await manager.broadcast(table)
+                    await manager.next_hand(table, None)  # nobody waits for who left
 
     def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
         return {"type": "hello", "table": table.id, "seat": seat,
@@ -428,6 +519,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             conn.drop(message, code=4403,
                       farewell={"type": "error", "fatal": True, "message": message})
             return None
+        if kind == "chat":
+            return await chat.handle(table, seat, msg)
         if kind == "computer":
             on = msg.get("on")
             target = msg.get("seat", seat)
@@ -448,6 +541,10 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                 manager.set_computer(table, target, on)
             await manager.broadcast(table)
             manager.kick_bots(table)
+            await manager.next_hand(table, None)  # nobody waits for a computer player
+            return None
+        if kind == "next-hand":
+            await manager.next_hand(table, seat)
             return None
         if kind not in ("action", "preview"):
             return {"type": "error", "message": f"Unknown message type {kind!r}."}
@@ -460,6 +557,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if table.is_bot(seat):
             return {"type": "error",
                     "message": "A computer player holds your seat; take it back first."}
+        if table.waiting:
+            return {"type": "error", "message": "The game starts when everyone has joined, "
+                    "or when the person who set up the table starts it."}
         try:
             await manager.act(table, seat, action)
         except IllegalAction as e:
@@ -487,12 +587,16 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         Route("/api/rule-sets", api_presets),
         Route("/api/rules/{name}", api_rules),
         Route("/api/rule-sets/check", api_check_rules, methods=["POST"]),
+        Route("/api/rule-sets/delete", api_delete_rule_set, methods=["POST"]),
+        Route("/api/rule-sets/mine", api_my_rule_sets, methods=["POST"]),
+        Route("/api/rules-form/{name}", api_rules_form),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/tables/{id}", api_table),
         Route("/api/tables/{id}/record", api_record),
         Route("/api/tables/{id}/replay", api_replay),
         WebSocketRoute("/ws/{id}", ws_endpoint),
+        *host_routes(store, manager, get_table, invite),
         *event_routes(events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -162,6 +162,16 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
         return JSONResponse(svc.start_online(request, event, await _body(request)))
 
     @_answer
+    async def api_chat(request: Request) -> Response:
+        """Chat at the event's tables: on (the default) or off."""
+        event = svc.organiser(request, request.path_params["key"])
+        on = (await _body(request)).get("on")
+        if not isinstance(on, bool):
+            raise ApiError("Say on: true or on: false.")
+        await asyncio.to_thread(svc.store.set_event_chat, event.name, on)
+        return JSONResponse({"chat": on})
+
+    @_answer
     async def api_invite(request: Request) -> Response:
         event = svc.organiser(request, request.path_params["key"])
         return JSONResponse(svc.new_invite(request, event, await _body(request)))
@@ -249,6 +259,7 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
         Route("/api/events/{key}/draw", api_draw, methods=["POST"]),
         Route("/api/events/{key}/online", api_online, methods=["POST"]),
         Route("/api/events/{key}/invite", api_invite, methods=["POST"]),
+        Route("/api/events/{key}/chat", api_chat, methods=["POST"]),
         Route("/api/events/{key}/paper", api_paper, methods=["GET", "POST"]),
         Route("/api/events/{key}/tiebreak", api_tiebreak, methods=["POST"]),
         Route("/api/events/{key}/clock", api_clock, methods=["POST"]),

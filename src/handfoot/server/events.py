@@ -70,6 +70,7 @@ from handfoot.server.tables import (
     default_level,
     levels,
     new_token,
+    offered_levels,
     token_hash,
 )
 
@@ -447,7 +448,8 @@ class EventService:
             "form": form_settings(rules),
             "players": [{"id": p.id, "name": p.name, "chapter": p.chapter,
                          "not_partners": list(p.not_partners)} for p in event.players],
-            "rounds_info": rounds, "levels": levels(), "default_level": default_level(),
+            "rounds_info": rounds, "levels": offered_levels(), "default_level": default_level(),
+            "chat": self.store.event_chat(event.name),
             "standings": standings_json(event)}
 
     # -------------------------------------------------------------- actions
@@ -548,7 +550,7 @@ class EventService:
         level = _text(data, "level", 40) or default_level()
         if level not in levels():
             raise EventApiError(f"There is no computer player called {level!r}; the levels "
-                                f"are {', '.join(levels())}.")
+                                f"are {', '.join(offered_levels())}.")
         seed_value = data.get("seed")
         # without a seed, the deals come from a secret nobody sees while it is played
         seed = (None if seed_value in (None, "")

@@ -97,6 +97,52 @@ rule_set_owners = sa.Table(
 )
 
 
+#: a table that waits for its people: it starts (the row is removed) when every person
+#: has opened their invite link, or when its host starts it with computer players in
+#: the empty seats (a table without a row here has started)
+waiting_tables = sa.Table(
+    "waiting_tables", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+#: the people's seats whose invite link has been opened (the waiting table starts when
+#: every person has joined)
+joined_seats = sa.Table(
+    "joined_seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.PrimaryKeyConstraint("table_id", "seat"),
+)
+
+#: what the people at a table said: chat lines and quick reactions, in order
+chat_lines = sa.Table(
+    "chat_lines", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False,
+              index=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(10), nullable=False),  # "text" or "reaction"
+    sa.Column("text", sa.String(400), nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+#: club events whose organiser turned chat off at their tables
+quiet_events = sa.Table(
+    "quiet_events", metadata,
+    sa.Column("event", sa.String(120), primary_key=True),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    id: int
+    seat: int
+    kind: str
+    text: str
+    created: dt.datetime
+
+
 class SeqTaken(Exception):
     """Another writer appended this action number first."""
 
@@ -206,6 +252,24 @@ class Store:
                             .where(rule_sets.c.name == name)).first()
         return None if row is None else (row[0], row[1])
 
+    def delete_rule_set(self, name: str, owner_hash: str) -> bool:
+        """Delete a rule set saved by ``owner_hash``; False if it is not theirs (or
+        there is none). Tables keep their own copy of their rules."""
+        with self.engine.begin() as c:
+            owner = c.execute(sa.select(rule_set_owners.c.owner_hash)
+                              .where(rule_set_owners.c.name == name)).first()
+            if owner is None or not owner_hash or owner[0] != owner_hash:
+                return False
+            c.execute(sa.delete(rule_set_owners).where(rule_set_owners.c.name == name))
+            c.execute(sa.delete(rule_sets).where(rule_sets.c.name == name))
+        return True
+
+    def rule_set_owner(self, name: str) -> str | None:
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(rule_set_owners.c.owner_hash)
+                            .where(rule_set_owners.c.name == name)).first()
+        return None if row is None else str(row[0])
+
     def rule_sets(self) -> list[tuple[str, str]]:
         with self.engine.connect() as c:
             rows = c.execute(sa.select(rule_sets.c.name, rule_sets.c.base)
@@ -215,9 +279,10 @@ class Store:
     # --------------------------------------------------------------- tables
     def create_table(self, rules_name: str, rules_toml: str, seed: int,
                      seats: list[dict[str, Any]], table_id: str | None = None,
-                     secret: str | None = None, creator_hash: str | None = None) -> str:
+                     secret: str | None = None, creator_hash: str | None = None,
+                     waiting: bool = False) -> str:
         """A new table; with ``secret``, its deals come from the secret (``seed`` is
-        then not used)."""
+        then not used); ``waiting``: it waits for its people (:meth:`start_table`)."""
         tid = table_id or secrets.token_hex(6)
         with self.engine.begin() as c:
             c.execute(sa.insert(tables).values(
@@ -226,7 +291,49 @@ class Store:
             if secret is not None or creator_hash is not None:
                 c.execute(sa.insert(table_keys).values(table_id=tid, secret=secret,
                                                        creator_hash=creator_hash))
+            if waiting:
+                c.execute(sa.insert(waiting_tables).values(table_id=tid, created=_now()))
         return tid
+
+    def is_waiting(self, table_id: str) -> bool:
+        with self.engine.connect() as c:
+            return c.execute(sa.select(waiting_tables.c.table_id)
+                             .where(waiting_tables.c.table_id == table_id)).first() is not None
+
+    def start_table(self, table_id: str) -> bool:
+        """The table waits no longer; False if it was not waiting."""
+        with self.engine.begin() as c:
+            done = c.execute(sa.delete(waiting_tables)
+                             .where(waiting_tables.c.table_id == table_id))
+        return bool(done.rowcount)
+
+    def join_seat(self, table_id: str, seat: int) -> None:
+        """Keep that the seat's person has opened their invite link."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(joined_seats).values(table_id=table_id, seat=seat))
+        except IntegrityError:
+            pass  # joined before
+
+    def unjoin_seat(self, table_id: str, seat: int) -> None:
+        """The seat has a new invite link: nobody has joined with it yet."""
+        with self.engine.begin() as c:
+            c.execute(sa.delete(joined_seats).where(joined_seats.c.table_id == table_id,
+                                                    joined_seats.c.seat == seat))
+
+    def joined_seats(self, table_id: str) -> set[int]:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(joined_seats.c.seat)
+                             .where(joined_seats.c.table_id == table_id)).all()
+        return {int(r[0]) for r in rows}
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table with its log and everything kept beside it."""
+        with self.engine.begin() as c:
+            for t in (actions, time_calls, table_keys, waiting_tables, chat_lines,
+                      joined_seats, event_tables):
+                c.execute(sa.delete(t).where(t.c.table_id == table_id))
+            c.execute(sa.delete(tables).where(tables.c.id == table_id))
 
     def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         with self.engine.begin() as c:
@@ -331,6 +438,36 @@ class Store:
                              .order_by(event_tables.c.created)).all()
         return [EventTableRow(r.table_id, r.event, int(r.round), int(r.table_no), r.created)
                 for r in rows]
+
+    # ------------------------------------------------------------------ chat
+    def add_chat(self, table_id: str, seat: int, kind: str, text: str) -> ChatLine:
+        now = _now()
+        with self.engine.begin() as c:
+            done = c.execute(sa.insert(chat_lines).values(
+                table_id=table_id, seat=seat, kind=kind, text=text, created=now))
+            key = done.inserted_primary_key
+            assert key is not None
+        return ChatLine(int(key[0]), seat, kind, text, now)
+
+    def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        """The table's last ``limit`` lines, oldest first."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(chat_lines).where(chat_lines.c.table_id == table_id)
+                             .order_by(chat_lines.c.id.desc()).limit(limit)).all()
+        return [ChatLine(int(r.id), int(r.seat), r.kind, r.text, r.created)
+                for r in reversed(rows)]
+
+    def set_event_chat(self, event: str, on: bool) -> None:
+        """Chat at a club event's tables: on (the default) or off."""
+        with self.engine.begin() as c:
+            c.execute(sa.delete(quiet_events).where(quiet_events.c.event == event))
+            if not on:
+                c.execute(sa.insert(quiet_events).values(event=event))
+
+    def event_chat(self, event: str) -> bool:
+        with self.engine.connect() as c:
+            return c.execute(sa.select(quiet_events.c.event)
+                             .where(quiet_events.c.event == event)).first() is None
 
     # ----------------------------------------------------------------- clock
     def call_time(self, table_id: str, seq: int) -> bool:

@@ -35,6 +35,7 @@ from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow
+from handfoot.server.table_log import MoveLog, seat_names
 from handfoot.server.work import Work, make_game
 from handfoot.views import public_view, seat_view
 
@@ -55,6 +56,19 @@ def offered_levels() -> list[str]:
     """The levels a person chooses from in the lobby."""
     named: dict[str, str] = getattr(bots_module, "LEVELS", {})
     return list(named) or list(BOTS)
+
+
+def level_word(level: str | None) -> str | None:
+    """A computer player's level as people are offered it: easy, medium or hard (a
+    table set up with a bot's own name, as older ones and tests are, shows its level).
+
+    >>> level_word("heuristic"), level_word("hard"), level_word("policy"), level_word(None)
+    ('medium', 'hard', 'policy', None)
+    """
+    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
+    if level is None or level in named:
+        return level
+    return next((word for word, bot in named.items() if bot == level), level)
 
 
 def default_level() -> str:
@@ -91,6 +105,12 @@ class LiveTable:
     commitments: dict[int, str] = field(default_factory=dict)
     #: once the game is over: its deals checked against their commitments
     fair: dict[str, Any] | None = None
+    #: waiting for its people: nobody acts, no computer plays, until it starts
+    waiting: bool = False
+    #: the people's seats whose invite link has been opened
+    joined: set[int] = field(default_factory=set)
+    #: the recent moves in words, and the pause between hands
+    moves: MoveLog = field(default_factory=MoveLog)
 
     @property
     def id(self) -> str:
@@ -103,6 +123,20 @@ class LiveTable:
     def is_bot(self, seat: int) -> bool:
         s = self.seats[seat]
         return bool(s["kind"] == "bot" or s.get("computer"))
+
+    def waiting_for(self) -> list[int]:
+        """The people's seats whose invite link has not been opened yet."""
+        return [i for i, s in enumerate(self.seats)
+                if s["kind"] == "human" and not s.get("computer") and i not in self.joined]
+    def people(self) -> list[int]:
+        """The seats of the people at the table now: connected, not played by a computer."""
+        here = {c.seat for c in self.connections if c.seat is not None and not c.dropped}
+        return [i for i in here if not self.is_bot(i)]
+
+    @property
+    def paused(self) -> bool:
+        """Between hands, until every person at the table has pressed "Next hand"."""
+        return self.moves.paused_after is not None
 
     def seat_of_token(self, token: str) -> int | None:
         h = token_hash(token)
@@ -149,7 +183,7 @@ def message_for(table: LiveTable, seat: int | None,
     game = table.game
     connected = {c.seat for c in table.connections if c.seat is not None}
     view = public_view(game) if seat is None else seat_view(game, seat)
-    mine = seat is not None and not game.over and game.actor == seat
+    mine = seat is not None and not game.over and game.actor == seat and not table.waiting
     return {
         "type": "state",
         "table": table.id,
@@ -157,9 +191,11 @@ def message_for(table: LiveTable, seat: int | None,
         "seat": seat,
         "rules": table.row.rules_name,
         "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
-                   "level": s.get("level"), "name": s.get("name", ""),
-                   "connected": i in connected}
+                   "level": level_word(s.get("level")), "name": s.get("name", ""),
+                   "connected": i in connected, "joined": i in table.joined}
                   for i, s in enumerate(table.seats)],
+        # the game starts when every person has joined, or when the host starts it
+        "waiting_to_start": table.waiting,
         "view": view.to_json(),
         "legal": (legal or []) if mine else [],
         "last_hand": last_hand_json(game),
@@ -167,7 +203,27 @@ def message_for(table: LiveTable, seat: int | None,
         "time_called": game.time_called,
         # provably fair: the deal of this hand was fixed before anyone played
         "commitment": commitment_of(table),
+        # the move log in this viewer's words, newest first, and the cards it just got
+        "log": table.moves.entries(seat, seat_names(table.seats)),
+        "fresh": table.moves.fresh(seat, game.hand_number),
+        "pile_reason": pile_reason(table, seat, view.pile_frozen),
+        "final_melds": table.moves.final_melds,
+        "waiting": ({"hand": table.moves.paused_after, "ready": sorted(table.moves.ready),
+                     "people": sorted(table.people())} if table.paused else None),
     }
+
+
+def pile_reason(table: LiveTable, seat: int | None, actor_reason: str | None) -> str | None:
+    """Why this viewer could not take the pile now, in the engine's words (a spectator,
+    or the player to act: as the view says)."""
+    hand = table.game.hand
+    if seat is None or seat == hand.actor or not hand.pile or table.game.over \
+            or hand.phase.name not in ("DRAW", "PLAY"):
+        return actor_reason
+    why = hand.pile_blocker(seat)
+    if why is None and hand.pile_wilds and table.rules.pile.wild_freezes_until_taken:
+        why = "frozen by a wild card: only a natural pair takes it"
+    return why
 
 
 class Manager:
@@ -188,7 +244,8 @@ class Manager:
     # -------------------------------------------------------------- loading
     def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
         table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
-                          time_seq=time_seq)
+                          time_seq=time_seq, waiting=self.store.is_waiting(row.id),
+                          joined=self.store.joined_seats(row.id))
         self._catch_up(table)
         if table.game.over and row.result is None:
             self._over(table)
@@ -261,7 +318,12 @@ class Manager:
             if a.seq < table.seq:
                 continue
             self._time_point(table)
-            table.game.apply(action_from_json(a.action), a.seat)
+            action = action_from_json(a.action)
+            table.game.verify(action, a.seat)
+            started = table.moves.start(
+                table.game, table.game.actor if a.seat is None else a.seat, action)
+            table.game.push(action)
+            table.moves.done(table.game, a.seq, started, wait_for_people=False)
             table.seq = a.seq + 1
         self._time_point(table)
 
@@ -352,6 +414,9 @@ class Manager:
         """Verify, log (committed in a thread: the loop does not wait for the disk) and
         apply, with the table's lock held."""
         table.used = time.monotonic()
+        if table.paused:
+            raise IllegalAction("The next hand starts when everyone at the table has "
+                                "pressed Next hand.")
         for _ in range(5):
             table.game.verify(action, seat)
             try:
@@ -360,7 +425,10 @@ class Manager:
             except SeqTaken:  # another server process wrote first: read its actions, again
                 await self._acatch_up(table)
                 continue
+            started = table.moves.start(table.game, seat, action)
             table.game.push(action)
+            table.moves.done(table.game, table.seq, started,
+                             wait_for_people=bool(table.people()))
             table.seq += 1
             if table.game.over:
                 self._over(table)
@@ -395,7 +463,7 @@ class Manager:
         table.used = time.monotonic()
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
-        actor = None if game.over else game.actor
+        actor = None if game.over or table.waiting else game.actor
         if actor is not None and any(c.seat == actor for c in table.connections):
             try:
                 legal = await self.work.legal(game.legal_actions())
@@ -418,6 +486,8 @@ class Manager:
         row = self.store.table(table.id)
         if row is not None and row.seats != table.row.seats:
             table.row = dataclasses.replace(table.row, seats=row.seats)
+        if table.waiting:
+            table.waiting = self.store.is_waiting(table.id)
 
     def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
         """The seat's invite link was revoked: close the sockets opened with it."""
@@ -437,20 +507,84 @@ class Manager:
         self.store.set_seats(table.id, seats)
         table.row = dataclasses.replace(table.row, seats=seats)
 
+    async def join(self, table: LiveTable, seat: int) -> None:
+        """A person opened their invite link: they have joined (kept beside the seats,
+        which this leaves alone unless a computer sat in for them: it gives the seat
+        back); a waiting table whose people have all joined starts."""
+        if seat in table.joined:
+            return
+        table.joined.add(seat)
+        await asyncio.to_thread(self.store.join_seat, table.id, seat)
+        async with table.lock:
+            if table.seats[seat].get("stand_in"):
+                seats = [dict(s) for s in table.seats]
+                seats[seat].pop("stand_in")
+                seats[seat]["computer"] = False
+                table.row = dataclasses.replace(table.row, seats=seats)
+                await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            if table.waiting and not table.waiting_for():
+                table.waiting = False
+                await asyncio.to_thread(self.store.start_table, table.id)
+        self.kick_bots(table)
+
+    async def start(self, table: LiveTable) -> None:
+        """The host starts a waiting table: computer players take the seats of the
+        people who have not joined (each can take their seat back on joining)."""
+        async with table.lock:
+            seats = [dict(s) for s in table.seats]
+            for i in table.waiting_for():
+                seats[i]["computer"] = True
+                seats[i]["stand_in"] = True
+                seats[i].setdefault("level", default_level())
+            table.row = dataclasses.replace(table.row, seats=seats)
+            table.waiting = False
+            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            await asyncio.to_thread(self.store.start_table, table.id)
+        await self.broadcast(table)
+        self.kick_bots(table)
+
+    async def remove(self, table: LiveTable) -> None:
+        """Forget a table: its computers stop, its sockets close, its rows go."""
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+            with contextlib.suppress(BaseException):
+                await table.bot_task
+        for conn in list(table.connections):
+            conn.drop("This table was removed by its host.", code=4410,
+                      farewell={"type": "error", "fatal": True,
+                                "message": "This table was removed by its host."})
+        self.live.pop(table.id, None)
+        await asyncio.to_thread(self.store.delete_table, table.id)
+
+    async def next_hand(self, table: LiveTable, seat: int | None) -> None:
+        """A person is ready for the next hand (``seat`` None: nobody new; someone left or
+        handed a seat to the computer). Play goes on once every person is ready."""
+        if not table.paused:
+            return
+        if seat is not None:
+            table.moves.ready.add(seat)
+        if not table.moves.waiting_for(table.people()):
+            table.moves.paused_after = None
+            table.moves.ready = set()
+        await self.broadcast(table)
+        self.kick_bots(table)
+
     def kick_bots(self, table: LiveTable) -> None:
-        if self.closing or table.game.over or not table.is_bot(table.game.actor):
+        if self.closing or table.waiting or table.game.over or table.paused \
+                or not table.is_bot(table.game.actor):
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
 
     async def _run_bots(self, table: LiveTable) -> None:
         try:
-            while not self.closing and not table.game.over and table.is_bot(table.game.actor):
+            while not self.closing and not table.game.over and not table.paused \
+                    and table.is_bot(table.game.actor):
                 await asyncio.sleep(self.bot_delay)
                 async with table.lock:
                     await self._acatch_up(table)
                     game = table.game
-                    if game.over or not table.is_bot(game.actor):
+                    if game.over or table.paused or not table.is_bot(game.actor):
                         break
                     seat = game.actor
                     level, bot = self._bot(table, seat)

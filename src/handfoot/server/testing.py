@@ -107,14 +107,19 @@ class ServerProcess:
         assert status == 200, (status, data)
         return data
 
-    def client(self, table: str, token: str | None = None) -> Client:
-        return Client(self, table, token)
+    def client(self, table: str, token: str | None = None, next_hand: bool = True) -> Client:
+        return Client(self, table, token, next_hand)
 
 
 class Client:
     """A WebSocket connection that keeps every message it receives."""
 
-    def __init__(self, server: ServerProcess, table: str, token: str | None) -> None:
+    def __init__(self, server: ServerProcess, table: str, token: str | None,
+                 next_hand: bool = True) -> None:
+        """``next_hand``: press "Next hand" as soon as a hand has ended (the server waits
+        for every person at the table before it deals on)."""
+        self.next_hand = next_hand
+        self.pressed: set[int] = set()
         url = f"ws://127.0.0.1:{server.port}/ws/{table}"
         if token is not None:
             url += f"?token={token}"
@@ -131,6 +136,7 @@ class Client:
             while True:
                 raw = self.ws.recv()
                 msg = json.loads(raw)
+                self._press_next_hand(msg)
                 with self.cond:
                     self.messages.append(msg)
                     self.cond.notify_all()
@@ -140,6 +146,14 @@ class Client:
             with self.cond:
                 self.closed = True
                 self.cond.notify_all()
+
+    def _press_next_hand(self, msg: Any) -> None:
+        waiting = msg.get("waiting") if isinstance(msg, dict) else None
+        if not self.next_hand or not waiting or msg.get("seat") not in waiting["people"] \
+                or waiting["hand"] in self.pressed:
+            return
+        self.pressed.add(waiting["hand"])
+        self.send({"type": "next-hand"})
 
     def send(self, msg: Any) -> None:
         self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))

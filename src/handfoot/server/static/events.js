@@ -142,6 +142,7 @@ async function showOrganiser() {
   document.title = `${d.name}: organiser — Hand and Foot`;
   $("#org-name").textContent = d.name;
   $("#org-about").textContent = `${d.rules}; ${d.rounds} round(s), ${d.seats} at a table; partners: ${d.partners}; players left over: ${d.odd === "bye" ? "bye" : "individuals"}${d.not_same_chapter ? "; partners from different chapters" : ""}. ${d.clock_text}`;
+  $("#org-chat").checked = d.chat;
   $("#org-public").href = `/events/${ev.key}`;
   $("#org-results").href = `/events/${ev.key}/print/results`;
   $("#csv-export").href = $("#csv-export2").href = `/events/${ev.key}/players.csv`;
@@ -520,3 +521,10 @@ $("#paper-close").addEventListener("click", () => { $("#paper-panel").hidden = t
     $("#event-list").innerHTML = `<p class="error">${esc(err.message)}</p><p><a href="/events">All events</a></p>`;
   }
 })();
+// chat at the event's tables: the organiser turns it on or off
+$("#org-chat").addEventListener("change", async (e) => {
+  try {
+    const r = await api(`/api/events/${ev.key}/chat`, { on: e.target.checked });
+    $("#org-message").textContent = r.chat ? "Chat is on at this event's tables." : "Chat is off at this event's tables.";
+  } catch (err) { e.target.checked = !e.target.checked; $("#org-message").textContent = err.message; }
+});

@@ -16,33 +16,40 @@ async function showLobby() {
   hf.defaultLevel = data.default_level;
   seatChoice();
   listTables();
-  setInterval(() => { if (!document.hidden) listTables(); }, 5000);
+  showHosted();
+  setInterval(() => {
+    if (document.hidden) return;
+    listTables();
+    for (const el of document.querySelectorAll(".hosted")) refreshInvites(el, el.dataset.table, { changed: listTables });
+  }, 5000);
 }
 function seatChoice() {
   const r = ruleSets.find((x) => x.name === $("#new-rules").value) || { seats: 4 };
-  let html = "<h3>Seats</h3>";
+  const teams = r.teams || 2;
+  let html = `<fieldset class="seats"><legend>Who sits where</legend>
+    <p class="hint">Name each person's seat: their invite will greet them by name.</p>`;
   for (let i = 0; i < r.seats; i++) {
-    html += `<label>Seat ${i + 1} (team ${(i % 2) + 1}) <select class="seat-kind" data-seat="${i}">
-      <option value="human">a person</option>
-      ${hf.levels.map((l, k) => `<option value="bot:${esc(l)}" ${i > 0 && l === hf.defaultLevel ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
-    </select></label>`;
+    html += `<div class="seat-row" data-seat="${i}">
+      <label class="seat-label" for="seat-kind-${i}">Seat ${i + 1} (team ${(i % teams) + 1})</label>
+      <select class="seat-kind" id="seat-kind-${i}" data-seat="${i}">
+        <option value="human" ${i === 0 ? "selected" : ""}>a person</option>
+        ${hf.levels.map((l) => `<option value="bot:${esc(l)}" ${i > 0 && l === hf.defaultLevel ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
+      </select>
+      <label class="seat-name-label">Name <input class="seat-name" data-seat="${i}" maxlength="40"
+        placeholder="${i === 0 ? "you" : "their name"}" autocomplete="off"></label>
+    </div>`;
   }
-  $("#seat-choice").innerHTML = html;
+  $("#seat-choice").innerHTML = html + "</fieldset>";
+  const showNames = () => {
+    for (const row of document.querySelectorAll(".seat-row")) {
+      row.querySelector(".seat-name-label").hidden = row.querySelector(".seat-kind").value !== "human";
+    }
+  };
+  for (const sel of document.querySelectorAll(".seat-kind")) sel.addEventListener("change", showNames);
+  showNames();
   $("#show-rules").href = "/api/rules/" + encodeURIComponent($("#new-rules").value);
 }
 $("#new-rules").addEventListener("change", seatChoice);
-async function houseRules(save) {
-  const body = { base: $("#new-rules").value, toml: $("#house-toml").value };
-  if (save) body.name = $("#house-name").value;
-  if (save && localStorage.getItem("hf-owner")) body.owner = localStorage.getItem("hf-owner");
-  try {
-    const r = await api("/api/rule-sets/check", body);
-    if (r.owner) localStorage.setItem("hf-owner", r.owner);
-    const lines = r.changes.length ? r.changes.map((c) => `<li><b>${esc(c.setting)}</b>: ${esc(JSON.stringify(c.from))} → ${esc(JSON.stringify(c.to))}</li>`).join("") : "<li>no change from the preset</li>";
-    if (save) { await showLobbyRules(r.name); }
-    $("#house-result").innerHTML = `<p>${save ? "Saved as <b>" + esc(r.name) + "</b>; new tables can use it." : "These rules are valid."} Changes from ${esc(r.base)}:</p><ul>${lines}</ul>`;
-  } catch (e) { $("#house-result").innerHTML = `<p class="error" style="color:#a00"><b>${esc(e.message)}</b></p>`; }
-}
 async function showLobbyRules(select) {
   const data = await api("/api/rule-sets");
   ruleSets = data.rule_sets;
@@ -51,19 +58,38 @@ async function showLobbyRules(select) {
   }
   $("#new-rules").value = select; seatChoice();
 }
-$("#house-check").addEventListener("click", () => houseRules(false));
-$("#house-save").addEventListener("click", () => houseRules(true));
 $("#create-table").addEventListener("click", async () => {
-  const seats = [...document.querySelectorAll(".seat-kind")].map((s) =>
-    s.value === "human" ? { kind: "human" } : { kind: "bot", level: s.value.slice(4) });
+  const seats = [...document.querySelectorAll(".seat-kind")].map((s) => {
+    const name = document.querySelector(`.seat-name[data-seat="${s.dataset.seat}"]`).value.trim();
+    return s.value === "human" ? { kind: "human", name } : { kind: "bot", level: s.value.slice(4) };
+  });
   try {
-    const r = await api("/api/tables", { rules: $("#new-rules").value, seats });
-    if (r.creator) localStorage.setItem("hf-creator-" + r.id, r.creator);
-    $("#invites").innerHTML = "<h3>Invite links — one per person, keep them secret</h3>" + r.invites.map((i) =>
-      `<p class="invite">Seat ${i.seat + 1}: <a href="${esc(i.url)}">${esc(i.url)}</a></p>`).join("");
+    const r = await api("/api/tables", { rules: $("#new-rules").value, seats, wait: true });
+    rememberHosted(r.id, r.creator);
+    $("#create-error").textContent = "";
+    await showHosted(r.id);
     listTables();
-  } catch (e) { $("#invites").innerHTML = `<p style="color:#a00"><b>${esc(e.message)}</b></p>`; }
+    $("#hosted-panel").scrollIntoView({ behavior: "smooth", block: "start" });
+  } catch (e) { $("#create-error").textContent = e.message; }
 });
+// The tables this browser set up (still going): their invites, again after a reload.
+async function showHosted(first) {
+  const box = $("#invites");
+  const ids = hostedTables();
+  if (first) box.innerHTML = "";
+  const drawn = new Set([...box.querySelectorAll(".hosted")].map((el) => el.dataset.table));
+  for (const id of ids.slice(0, 5)) {
+    if (drawn.has(id)) continue;
+    const el = document.createElement("div");
+    el.className = "hosted"; el.dataset.table = id;
+    box.appendChild(el);
+    $("#hosted-panel").hidden = false;
+    const h = await drawInvites(el, id, { changed: () => { listTables(); $("#hosted-panel").hidden = !box.querySelector(".hosted"); } });
+    if (!h) { if (el.querySelector(".error") && !first) el.remove(); continue; }
+    if (h.over && id !== first) el.remove();
+  }
+  $("#hosted-panel").hidden = !box.querySelector(".hosted");
+}
 $("#quick-play").addEventListener("click", async () => {
   try {
     const r = await api("/api/play", { rules: $("#quick-rules").value, level: $("#quick-level").value });
@@ -78,16 +104,24 @@ async function listTables(page) {
   const data = await api(`/api/tables?page=${lobbyPage}`);
   const row = (t) => {
     const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
-    const state = t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
+    const state = t.waiting ? "waiting for its players" : t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
     const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
       : `<a href="/table/${t.id}">watch</a>`;
-    return `<li><b>${esc(t.rules)}</b> — ${esc(state)} — ${esc(who)} — ${links}</li>`;
+    const mine = creatorOf(t.id) && t.over ? ` · <button class="remove-row" data-table="${esc(t.id)}">Remove</button>` : "";
+    return `<li><b>${esc(t.rules)}</b> — ${esc(state)} — ${esc(who)} — ${links}${mine}</li>`;
   };
   const open = data.tables.filter((t) => !t.over), done = data.tables.filter((t) => t.over);
   $("#table-list").innerHTML = `<h3>Open and in progress (${open.length})</h3><ul>${open.map(row).join("") || "<li>none</li>"}</ul>
     <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>` +
     (data.pages > 1 ? `<p class="pages">Page ${data.page + 1} of ${data.pages} (${data.total} tables)
       ${data.page > 0 ? '<button id="lobby-prev">Newer</button>' : ""} ${data.page + 1 < data.pages ? '<button id="lobby-next">Older</button>' : ""}</p>` : "");
+  for (const b of document.querySelectorAll(".remove-row")) {
+    b.addEventListener("click", async () => {
+      if (!confirm("Remove this table? Its replay and record go with it.")) return;
+      try { await hostApi(b.dataset.table, "remove"); forgetHosted(b.dataset.table); listTables(); }
+      catch (e) { alert(e.message); }
+    });
+  }
   if ($("#lobby-prev")) $("#lobby-prev").addEventListener("click", () => listTables(lobbyPage - 1));
   if ($("#lobby-next")) $("#lobby-next").addEventListener("click", () => listTables(lobbyPage + 1));
 }

@@ -12,6 +12,7 @@ function connect() {
     else if (m.type === "error") { showMessage(m.message); if (m.fatal) hf.fatal = true; }
     else if (m.type === "preview") { showPreview(m); }
     else if (m.type === "notice") { showNotice(m.message); }
+    for (const hook of hf.hooks || []) hook(m);  // waiting room, chat (their own scripts)
   };
   ws.onclose = () => {
     if (hf.fatal) return;
@@ -69,7 +70,7 @@ function render() {
     <span>Totals: ${v.totals.map((t, i) => `team ${i + 1}: ${t}`).join(", ")}</span>`;
   $("#others").innerHTML = v.players.map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""}" data-seat="${p.seat}">
     <b>${esc(seatName(p.seat))}</b> (team ${p.team + 1})<br>hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}
-    ${me !== null && p.seat !== me && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
+    ${me !== null && p.seat !== me && localStorage.getItem("hf-creator-" + hf.table) && !s.waiting_to_start && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
       ? `<br><button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
   for (const el of document.querySelectorAll("button.away")) {
     el.addEventListener("click", () => send({ type: "computer", seat: Number(el.dataset.seat), on: true, creator: localStorage.getItem("hf-creator-" + hf.table) }));

@@ -1,0 +1,98 @@
+"""What a table remembers of its moves for the people at it: the move log in words (each
+viewer's own sentences), the cards a person just drew or took, the last hand's final
+melds, and the pause between hands until every person at the table is ready.
+
+Every sentence is told by :mod:`handfoot.narrate` for one viewer, so a card drawn from
+the stock is named only to the player who drew it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from handfoot.actions import Action, Draw, PickUpFoot, TakePile, TakeUpcard
+from handfoot.cards import card_code
+from handfoot.engine import Hand
+from handfoot.game import Game
+from handfoot.narrate import Before, Move, after_move, before_move, narrate
+from handfoot.views import team_views
+
+#: moves kept for the log (about two hands' worth of a four-seat table)
+KEEP = 240
+#: entries sent with each state
+SHOWN = 40
+
+
+@dataclass(eq=False)
+class MoveLog:
+    """A table's recent moves and the state between hands."""
+
+    moves: list[tuple[int, int, Move]] = field(default_factory=list)  #: (seq, hand, move)
+    #: the last finished hand's melds, as the table saw them when it ended
+    final_melds: list[list[dict[str, Any]]] | None = None
+    #: the hand whose end the people are looking at (None: play goes on)
+    paused_after: int | None = None
+    #: the seats whose person pressed "Next hand"
+    ready: set[int] = field(default_factory=set)
+
+    def start(self, game: Game, seat: int, action: Action) -> tuple[Before, Hand]:
+        """Call just before ``action`` is applied."""
+        return before_move(game, seat, action), game.hand
+
+    def done(self, game: Game, seq: int, started: tuple[Before, Hand],
+             wait_for_people: bool) -> None:
+        """Call just after the action is applied (``seq``: its number in the log)."""
+        before, hand = started
+        self.moves.append((seq, before.hand_number, after_move(game, before)))
+        del self.moves[:-KEEP]
+        if game.results and game.results[-1].number == before.hand_number:  # it ended
+            self.final_melds = [[_meld_json(m) for m in t.melds] for t in team_views(hand)]
+            self.paused_after = hand.hand_number if wait_for_people and not game.over \
+                else None
+            self.ready = set()
+
+    def entries(self, viewer: int | None, names: Sequence[str]) -> list[dict[str, Any]]:
+        """The newest moves first, each in the viewer's words."""
+        return [{"seq": seq, "hand": hand, "seat": m.actor, "kind": m.action.kind,
+                 "text": narrate(m, viewer, names)}
+                for seq, hand, m in reversed(self.moves[-SHOWN:])]
+
+    def fresh(self, seat: int | None, hand_number: int) -> list[str]:
+        """The cards ``seat`` just drew or took: those of its last move, if that move
+        brought cards into its hand in the hand now played."""
+        if seat is None:
+            return []
+        for _, hand, m in reversed(self.moves):
+            if m.actor != seat:
+                continue
+            if hand == hand_number and isinstance(
+                    m.action, Draw | TakePile | TakeUpcard | PickUpFoot):
+                return [card_code(c) for c in m.private_cards]
+            return []
+        return []
+
+    def waiting_for(self, people: Sequence[int]) -> list[int]:
+        """The people who have not yet pressed "Next hand" (none when play goes on)."""
+        if self.paused_after is None:
+            return []
+        return [s for s in people if s not in self.ready]
+
+
+def _meld_json(m: Any) -> dict[str, Any]:
+    return {**asdict(m), "cards": [card_code(c) for c in m.cards]}
+
+
+def seat_names(seats: Sequence[dict[str, Any]]) -> list[str]:
+    """Each seat's name in the log: the person's name, or "Computer 2", "Player 3"."""
+    out = []
+    for i, s in enumerate(seats):
+        name = str(s.get("name") or "").strip()
+        if s.get("kind") == "bot":
+            out.append(f"Computer {i + 1}")
+        elif name and name != "You":  # the lobby's quick game names its one person "You"
+            out.append(name)
+        else:
+            out.append(f"Player {i + 1}")
+    return out

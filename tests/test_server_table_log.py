@@ -1,0 +1,98 @@
+"""The table's move log, the pile's reason and the pause between hands, through the
+real WebSocket protocol."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from handfoot.server.testing import Client, ServerProcess
+from server_fixtures import sqlite_url  # noqa: F401
+
+CARD_WORD = re.compile(r"(10|[2-9JQKA])[♣♦♥♠]|Joker")
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811
+    with ServerProcess(sqlite_url, bot_delay=0.0) as s:
+        yield s
+
+
+def _play_until(client: Client, rng: random.Random, done: Any, limit: int = 3000) -> Any:
+    """Play random legal moves for the client's seat until ``done(state)``."""
+    acted = -1
+    for _ in range(limit):
+        n = client.count()
+        st = client.state()
+        if done(st):
+            return st
+        if st["legal"] and st["view"]["actor"] == st["seat"] and st["seq"] != acted:
+            acted = st["seq"]
+            client.act(rng.choice(st["legal"]))
+        client.wait_new(n, lambda m: m["type"] == "state", timeout=30)
+    raise AssertionError("never came")
+
+
+def test_a_hand_ends_and_waits_for_the_person_and_the_log_tells_each_move(
+        server: ServerProcess) -> None:
+    out = server.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+    token = out["invites"][0]["token"]
+    me = server.client(out["id"], token, next_hand=False)
+    try:
+        st = _play_until(me, random.Random(2), lambda m: m["waiting"] is not None)
+        # the hand is over: the people are waited for, the melds it ended with are kept
+        assert st["waiting"] == {"hand": 1, "ready": [], "people": [0]}
+        assert st["last_hand"]["number"] == 1 and st["final_melds"] is not None
+        assert len(st["final_melds"]) == 2
+        texts = [e["text"] for e in st["log"]]
+        assert texts and st["log"][0]["seq"] > st["log"][-1]["seq"]  # newest first
+        assert any(t.endswith("went out") or "the hand is over" in t for t in texts[:2])
+        # the others' draws are told as a count; the person's own with the cards
+        for e in st["log"]:
+            if e["kind"] == "draw":
+                if e["seat"] == 0:
+                    assert e["text"].startswith("You drew ") and CARD_WORD.search(e["text"])
+                else:
+                    told = r"(Computer \d|Your partner) drew \d cards?( .*)?"
+                    assert re.fullmatch(told, e["text"]), e
+                    assert not CARD_WORD.search(e["text"].split(" and ")[0])
+        # nobody moves while the table waits: an action is refused, nothing changes
+        seq = st["seq"]
+        n = me.count()
+        me.act({"type": "draw"})
+        err = me.wait_new(n, lambda m: m["type"] == "error")
+        assert "Next hand" in err["message"]
+        assert [m for m in me.messages if m["type"] == "state"][-1]["seq"] == seq
+        # pressing Next hand lets play go on
+        n = me.count()
+        me.send({"type": "next-hand"})
+        after = me.wait_new(n, lambda m: m["type"] == "state" and m["waiting"] is None)
+        assert after["view"]["hand_number"] == 2
+    finally:
+        me.close()
+
+
+def test_the_pile_s_reason_is_the_engine_s_for_each_viewer(server: ServerProcess) -> None:
+    out = server.post("/api/tables", {"rules": "classic", "seed": 9, "seats": [
+        {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+    me = server.client(out["id"], out["invites"][0]["token"])
+    try:
+        reasons: set[str | None] = set()
+
+        def enough(m: Any) -> bool:
+            reasons.add(m["pile_reason"])
+            return len(reasons) >= 3 or m["view"]["hand_number"] > 1
+
+        st = _play_until(me, random.Random(5), enough)
+        said = {r for r in reasons if r}
+        assert said, reasons
+        # each one the engine's sentence (checks.pile_blocker), not one word for all
+        assert all(r[0].isupper() or r.startswith("frozen") for r in said)
+        assert st["type"] == "state"
+    finally:
+        me.close()
