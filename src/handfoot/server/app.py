@@ -18,6 +18,7 @@ import dataclasses
 import datetime as dt
 import gc
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -41,7 +42,9 @@ from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
 from handfoot.server.outbox import Connection
+from handfoot.server.peers import follow
 from handfoot.server.store import RuleSetTaken, Store
+from handfoot.server.sync import Bus, Keepers, new_origin
 from handfoot.server.tables import (
     LiveTable,
     Manager,
@@ -96,6 +99,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     ``limits``: what one address may create in an hour; ``address_header``: the header
     in which the operator's proxy gives the client's address (none: the peer's)."""
     store = Store(db_url)
+    origin = store.origin = new_origin()  #: this process, in notices and in ``hello``
     manager = Manager(store, bot_delay=bot_delay, work=work)
     limits = limits or RateLimits()
     events = EventService(store, manager, public_url, minute, limits=limits,
@@ -105,6 +109,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         table = await manager.aload(table_id) if _valid_id(table_id) else None
         if table is None:
             raise ApiError("There is no such table.", 404)
+        if manager.bus is not None and not manager.bus.healthy:
+            async with table.lock:  # not hearing of other processes' changes: read them
+                await manager.resync(table)
         return table
 
     def limit(request: Request, what: str, message: str) -> str:
@@ -395,7 +402,28 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
 
     def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
         return {"type": "hello", "table": table.id, "seat": seat,
-                "rules": table.row.rules_name}
+                "rules": table.row.rules_name, "process": origin}
+
+    async def api_server(request: Request) -> Response:
+        """This server process: how many tables it has in memory and keeps (runs the
+        computer players of), what its computer players did; its process ids only to
+        a client on the same machine (the load test measures their CPU)."""
+        bus = manager.bus
+        out: dict[str, Any] = {
+            "process": origin, "shared": store.postgres, "in_step": manager.in_step(),
+            "live": len(manager.live),
+            "kept": len(manager.keepers.kept) if manager.keepers.shared
+            else sum(1 for t in manager.live.values() if not t.game.over),
+            "decisions": manager.work.decisions, "bot_actions": manager.bot_actions,
+            "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard}
+        tid = request.query_params.get("table", "")
+        if tid:
+            out["keeps"] = _valid_id(tid) and manager.keepers.keeps(tid)
+        host = request.client.host if request.client else ""
+        if host in ("127.0.0.1", "::1"):
+            out["pid"] = os.getpid()
+            out["root"] = int(os.environ.get("HANDFOOT_SUPERVISOR", "0")) or os.getpid()
+        return JSONResponse(out)
 
     def _may_hand_over(table: LiveTable, conn: Connection, target: int, creator: Any) -> bool:
         """Who may hand an absent seat to the computer: its own holder, or the table's
@@ -420,8 +448,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if seat is None:
             return {"type": "error", "message": "Spectators cannot play; open your invite link."}
         # the invite link may have been revoked since the socket opened (here, or by
-        # another server process sharing the database)
-        if kind in ("action", "computer"):
+        # another server process sharing the database: heard of as it is made, or read
+        # here when the notices are not heard)
+        if kind == "computer" or (kind == "action" and not manager.in_step()):
             await asyncio.to_thread(manager.refresh_seats, table)
         if conn.token is None or table.seat_of_token(conn.token) != seat:
             message = "This invite link was replaced; ask the organiser for the new one."
@@ -468,7 +497,16 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        manager.resume_all()
+        if store.postgres:  # other processes may share the database
+            bus = manager.bus = Bus(store.url, origin)
+            follow(manager, bus)
+            events.follow(bus)
+            bus.start()
+            await bus.started()
+            keepers = manager.keepers = Keepers(store.url)
+            keepers.start(manager.keep)  # the unfinished tables nobody else keeps
+        else:
+            manager.resume_all()
         await events.start()
         sweeper = asyncio.get_running_loop().create_task(manager.sweep())
         yield
@@ -485,6 +523,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         Route("/", index),
         Route("/table/{id}", index),
         Route("/api/rule-sets", api_presets),
+        Route("/api/server", api_server),
         Route("/api/rules/{name}", api_rules),
         Route("/api/rule-sets/check", api_check_rules, methods=["POST"]),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),

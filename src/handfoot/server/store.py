@@ -101,6 +101,16 @@ class SeqTaken(Exception):
     """Another writer appended this action number first."""
 
 
+class TimeCalled(SeqTaken):
+    """Time was called at the table (by another server process) before this action: the
+    writer reads the log and the time call again, and checks its action again."""
+
+
+#: the PostgreSQL channel on which every process hears of changes (see
+#: :mod:`handfoot.server.sync`); each database has its own
+CHANNEL = "handfoot"
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: str
@@ -158,6 +168,11 @@ class Store:
     def __init__(self, url: str) -> None:
         url = normalise_url(url)
         self.url = url
+        #: PostgreSQL: every change other server processes must hear of is announced
+        #: (``NOTIFY``) in the transaction that makes it, so they hear of it exactly
+        #: when it is committed; the payload says which process made it
+        self.postgres = url.startswith("postgresql")
+        self.origin = ""
         if url.startswith("sqlite"):
             self.engine = sa.create_engine(url, connect_args={"check_same_thread": False})
 
@@ -232,6 +247,9 @@ class Store:
         with self.engine.begin() as c:
             c.execute(sa.update(tables).where(tables.c.id == table_id)
                       .values(seats_json=json.dumps(seats)))
+            if self.postgres:
+                c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
+                    {"o": self.origin, "k": "seats", "t": table_id})})
 
     def set_result(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as c:
@@ -288,16 +306,42 @@ class Store:
 
     # -------------------------------------------------------------- actions
     def append_action(self, table_id: str, seq: int, seat: int | None,
-                      action: dict[str, Any]) -> None:
+                      action: dict[str, Any], time_seq: int | None = None) -> None:
         """Append action number ``seq`` (from 0); raises :class:`SeqTaken` if another
-        writer got there first. Returns once the action is committed."""
+        writer got there first, :class:`TimeCalled` if time was called at the table and
+        the writer did not know it (``time_seq``: after how many actions the writer
+        knows time was called). Returns once the action is committed."""
+        text = json.dumps(action, separators=(",", ":"))
+        params = {"t": table_id, "seq": seq, "seat": seat, "a": text, "created": _now(),
+                  "known": time_seq}
         try:
             with self.engine.begin() as c:
-                c.execute(sa.insert(actions).values(
-                    table_id=table_id, seq=seq, seat=seat,
-                    action_json=json.dumps(action, separators=(",", ":")), created=_now()))
+                if self.postgres:
+                    note = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
+                            "seat": seat}
+                    if len(text) < 6000:  # the others apply it without reading the log
+                        note["a"] = action
+                    self._lock_and_notify(c, table_id, note)
+                done = c.execute(_APPEND, params)
         except IntegrityError as e:
             raise SeqTaken(f"action {seq} of table {table_id} is already written") from e
+        if done.rowcount != 1:
+            raise TimeCalled(f"time was called at table {table_id}")
+
+    def _lock_and_notify(self, c: Any, table_id: str, note: dict[str, Any]) -> None:
+        """PostgreSQL: hold the table's write lock until the transaction ends (an action
+        and a time call at one table are written one after the other, each seeing the
+        other) and announce the change (sent when the transaction is committed, never
+        if it is not)."""
+        c.execute(_LOCK_NOTIFY, {"t": table_id, "ch": CHANNEL,
+                                 "p": json.dumps(note, separators=(",", ":"))})
+
+    def notify(self, note: dict[str, Any]) -> None:
+        """Announce a change that is not written (PostgreSQL; nothing with SQLite)."""
+        if self.postgres:
+            with self.engine.begin() as c:
+                c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
+                    {"o": self.origin, **note}, separators=(",", ":"))})
 
     def actions(self, table_id: str, after: int = -1) -> list[ActionRow]:
         with self.engine.connect() as c:
@@ -333,15 +377,21 @@ class Store:
                 for r in rows]
 
     # ----------------------------------------------------------------- clock
-    def call_time(self, table_id: str, seq: int) -> bool:
+    def call_time(self, table_id: str, seq: int, notice: str = "") -> bool:
         """Keep that time was called at a table after ``seq`` actions; False if it was
-        called before."""
+        called before. Raises :class:`SeqTaken` if action ``seq`` is already written
+        (the caller reads the log and calls time again)."""
         try:
             with self.engine.begin() as c:
-                c.execute(sa.insert(time_calls).values(table_id=table_id, seq=seq,
-                                                       created=_now()))
+                if self.postgres:
+                    self._lock_and_notify(c, table_id, {"o": self.origin, "k": "time",
+                                                        "t": table_id, "s": seq,
+                                                        "n": notice[:500]})
+                done = c.execute(_CALL_TIME, {"t": table_id, "seq": seq, "created": _now()})
         except IntegrityError:
             return False
+        if done.rowcount != 1:
+            raise SeqTaken(f"action {seq} of table {table_id} is already written")
         return True
 
     def time_called(self, table_id: str) -> int | None:
@@ -350,3 +400,23 @@ class Store:
             row = c.execute(sa.select(time_calls.c.seq)
                             .where(time_calls.c.table_id == table_id)).first()
         return None if row is None else int(row[0])
+
+
+# the statements of the hot path, written once: an action is appended only if time was
+# not called at the table unknown to the writer; time is called only before an action
+# not yet written
+_APPEND = sa.text(
+    "INSERT INTO actions (table_id, seq, seat, action_json, created) "
+    "SELECT CAST(:t AS VARCHAR(32)), CAST(:seq AS INTEGER), :seat, CAST(:a AS TEXT), "
+    ":created WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = "
+    "CAST(:t AS VARCHAR(32)) AND (:known IS NULL OR time_calls.seq <> :known))"
+).bindparams(sa.bindparam("created", type_=sa.DateTime),
+             sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
+_CALL_TIME = sa.text(
+    "INSERT INTO time_calls (table_id, seq, created) SELECT CAST(:t AS VARCHAR(32)), "
+    "CAST(:seq AS INTEGER), :created WHERE NOT EXISTS (SELECT 1 FROM actions WHERE "
+    "actions.table_id = CAST(:t AS VARCHAR(32)) AND actions.seq >= CAST(:seq AS INTEGER))"
+).bindparams(sa.bindparam("created", type_=sa.DateTime))
+_LOCK_NOTIFY = sa.text("SELECT pg_advisory_xact_lock(1, hashtext(CAST(:t AS TEXT))), "
+                       "pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")
+_NOTIFY = sa.text("SELECT pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")

@@ -34,7 +34,8 @@ from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
-from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow
+from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
+from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.work import Work, make_game
 from handfoot.views import public_view, seat_view
 
@@ -184,6 +185,19 @@ class Manager:
         self.closing = False
         #: called (with the table's lock held) when a table's game is over
         self.on_over: list[Callable[[LiveTable], None]] = []
+        #: the tables whose computer players this process runs (all of them, unless
+        #: several processes share a PostgreSQL database: :mod:`handfoot.server.sync`)
+        self.keepers: LocalKeepers = LocalKeepers()
+        #: what other processes change, heard as it is committed (PostgreSQL)
+        self.bus: Bus | None = None
+        self.bot_actions = 0  #: computer players' actions written by this process
+        self.bot_lost = 0  #: ... refused because another writer was first
+        self._claiming: set[asyncio.Task[None]] = set()
+
+    def in_step(self) -> bool:
+        """Whether other processes' changes reach this one as they are made (then a
+        table is not read from the log before each computer player's move)."""
+        return self.bus is not None and self.bus.healthy
 
     # -------------------------------------------------------------- loading
     def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
@@ -256,6 +270,27 @@ class Manager:
         self._apply_logged(table, await asyncio.to_thread(self.store.actions, table.id,
                                                           table.seq - 1))
 
+    async def resync(self, table: LiveTable, time_too: bool = True) -> None:
+        """Read the table's log again (and when time was called): what another process
+        wrote that this one has not heard of."""
+        if time_too and table.time_seq is None:
+            called = await asyncio.to_thread(self.store.time_called, table.id)
+            if called is not None and called < table.seq:  # cannot be: start again
+                log.error("table %s: time was called before actions applied here", table.id)
+                await self.rebuild(table)
+                return
+            table.time_seq = called
+        await self._acatch_up(table)
+
+    async def rebuild(self, table: LiveTable) -> None:
+        """Rebuild the table's game from its log (in a worker process)."""
+        logged = await asyncio.to_thread(self.store.actions, table.id)
+        time_seq = await asyncio.to_thread(self.store.time_called, table.id)
+        table.game = await self.work.rebuild(table.row.rules_toml, table.row.seed,
+                                             table.row.secret,
+                                             [(a.seat, a.action) for a in logged], time_seq)
+        table.seq, table.time_seq = len(logged), time_seq
+
     def _apply_logged(self, table: LiveTable, logged: list[ActionRow]) -> None:
         for a in logged:
             if a.seq < table.seq:
@@ -273,6 +308,7 @@ class Manager:
     def _over(self, table: LiveTable) -> None:
         """The game is over: its summary for the lobby, and whoever waits for it."""
         g = table.game
+        self.keepers.release(table.id)
         self.store.set_result(table.id, {"totals": list(g.totals),
                                          "winners": list(g.winners), "seq": table.seq,
                                          "hand_number": g.hand_number,
@@ -307,10 +343,18 @@ class Manager:
         at the same point), then the game follows ``game.when_time_is_called``. False if
         the game was over or time was called before."""
         async with table.lock:
-            self._catch_up(table)
-            if table.game.over or table.game.time_called:
-                return False
-            if not self.store.call_time(table.id, table.seq):
+            for _ in range(5):
+                self._catch_up(table)
+                if table.game.over or table.game.time_called:
+                    return False
+                try:
+                    if not self.store.call_time(table.id, table.seq, notice):
+                        await self.resync(table)  # called by another process
+                        return False
+                    break
+                except SeqTaken:  # another process wrote an action first: read it
+                    continue
+            else:
                 return False
             table.time_seq = table.seq
             table.game.call_time()
@@ -328,6 +372,14 @@ class Manager:
         for conn in list(table.connections):
             conn.push({"type": "notice", "message": notice})
         await self.broadcast(table)
+
+    async def announce(self, table_id: str, notice: str) -> None:
+        """Say something at a table, to the people connected to every process."""
+        table = self.live.get(table_id)
+        if table is not None:
+            await self.notify(table, notice)
+        await asyncio.to_thread(self.store.notify, {"k": "notice", "t": table_id,
+                                                    "n": notice[:500]})
 
     def resume_all(self) -> None:
         """On start: rebuild every unfinished game and let its computer players go on."""
@@ -348,23 +400,28 @@ class Manager:
         await self.broadcast(table)
         self.kick_bots(table)
 
-    async def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+    async def _act_locked(self, table: LiveTable, seat: int, action: Action,
+                          again: bool = True) -> bool:
         """Verify, log (committed in a thread: the loop does not wait for the disk) and
-        apply, with the table's lock held."""
+        apply, with the table's lock held. If another process wrote first, its actions
+        are read and, with ``again``, this one is checked and written again (else False:
+        a computer player decides again on the new state)."""
         table.used = time.monotonic()
         for _ in range(5):
             table.game.verify(action, seat)
             try:
                 await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
-                                        action_to_json(action))
-            except SeqTaken:  # another server process wrote first: read its actions, again
-                await self._acatch_up(table)
+                                        action_to_json(action), table.time_seq)
+            except SeqTaken as e:  # another server process wrote first: read its actions
+                await self.resync(table, time_too=isinstance(e, TimeCalled))
+                if not again:
+                    return False
                 continue
             table.game.push(action)
             table.seq += 1
             if table.game.over:
                 self._over(table)
-            return
+            return True
         raise IllegalAction("The table is busy; try again.")
 
     def preview(self, table: LiveTable, seat: int, action: Action) -> dict[str, Any]:
@@ -438,19 +495,50 @@ class Manager:
         table.row = dataclasses.replace(table.row, seats=seats)
 
     def kick_bots(self, table: LiveTable) -> None:
+        """Let the computer players act, if one is to act and this process keeps the
+        table (else it tries to become its keeper, in the background)."""
         if self.closing or table.game.over or not table.is_bot(table.game.actor):
+            return
+        if not self.keepers.keeps(table.id):
+            if self.keepers.shared:
+                self._claim(table)
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    def _claim(self, table: LiveTable) -> None:
+        async def claim() -> None:
+            with contextlib.suppress(Exception):
+                if await self.keepers.take(table.id):
+                    self.kick_bots(table)
+        task = asyncio.get_running_loop().create_task(claim())
+        self._claiming.add(task)
+        task.add_done_callback(self._claiming.discard)
+
+    async def keep(self, table_ids: list[str]) -> None:
+        """This process became the keeper of these tables (their keeper stopped, or
+        they had none): load them and let their computer players go on."""
+        for tid in table_ids:
+            try:
+                table = await self.aload(tid)
+            except Exception:
+                log.exception("table %s cannot be rebuilt from its log", tid)
+                continue
+            if table is None or table.game.over:
+                self.keepers.release(tid)
+            else:
+                self.kick_bots(table)
 
     async def _run_bots(self, table: LiveTable) -> None:
         try:
             while not self.closing and not table.game.over and table.is_bot(table.game.actor):
                 await asyncio.sleep(self.bot_delay)
                 async with table.lock:
-                    await self._acatch_up(table)
+                    if not self.in_step():  # without notices: the log is read first
+                        await self._acatch_up(table)
                     game = table.game
-                    if game.over or not table.is_bot(game.actor):
+                    if game.over or not table.is_bot(game.actor) \
+                            or not self.keepers.keeps(table.id):
                         break
                     seat = game.actor
                     level, bot = self._bot(table, seat)
@@ -459,7 +547,10 @@ class Manager:
                     # the lock keeps the game still meanwhile
                     action, bot = await self.work.decide(bot, view, game.legal_actions())
                     table.bots[seat] = (level, bot)
-                    await self._act_locked(table, seat, action)
+                    if await self._act_locked(table, seat, action, again=False):
+                        self.bot_actions += 1
+                    else:
+                        self.bot_lost += 1
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise
@@ -493,4 +584,9 @@ class Manager:
                     await t.bot_task
             for conn in list(t.connections):
                 await conn.stop()
+        for task in list(self._claiming):
+            task.cancel()
+        if self.bus is not None:
+            await self.bus.close()
+        await self.keepers.close()
         self.work.close()
