@@ -20,6 +20,7 @@ import gc
 import logging
 import os
 import secrets
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -543,19 +544,42 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     return app
 
 
+def configure_gc() -> None:
+    """The cyclic garbage collector's full passes over every live game were the loop's
+    longest pauses: what exists at start is left out of them, and they come less often."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
+def uvicorn_options() -> dict[str, Any]:
+    return {"log_level": "warning", "ws_max_size": 1 << 20}
+
+
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0) -> None:
+          address_header: str = "", decision_budget: float = 10.0, workers: int = 1) -> int:
+    """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
+    address (PostgreSQL only: :mod:`handfoot.server.workers`)."""
     import uvicorn
+
+    from handfoot.server.workers import NEEDS_POSTGRES, run_workers, shares
+    if workers > 1 and not shares(db_url):
+        print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
+        return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"handfoot: open http://{shown}:{port}/ in your browser "
           f"(database: {db_url}; stop with Ctrl+C); club events at "
-          f"http://{shown}:{port}/events", flush=True)
+          f"http://{shown}:{port}/events"
+          + (f"; {workers} worker processes" if workers > 1 else ""), flush=True)
+    options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
+                               "public_url": public_url, "limits": limits,
+                               "address_header": address_header,
+                               "decision_budget": decision_budget}
+    if workers > 1:
+        return run_workers(workers, host, port, options)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
                      work=Work(budget=decision_budget))
-    # the cyclic garbage collector's full passes over every live game were the loop's
-    # longest pauses: what exists at start is left out of them, and they come less often
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    configure_gc()
+    uvicorn.run(app, host=host, port=port, **uvicorn_options())
+    return 0
