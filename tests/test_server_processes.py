@@ -285,8 +285,8 @@ def test_serve_workers_starts_n_processes_on_one_address(pg_url: str) -> None:
                     break
             return seen
 
-        first = processes()
-        assert len(first) == 2, first
+        first = wait_for(lambda: (lambda s: s if len(s) == 2 else None)(processes()), 30,
+                         "both workers")
         for _ in range(6):
             clients.append(server.client(tid))
         assert len({c.wait(lambda m: m["type"] == "hello")["process"] for c in clients}) == 2
