@@ -304,3 +304,35 @@ def test_serve_workers_starts_n_processes_on_one_address(pg_url: str) -> None:
         for c in clients:
             c.close()
         server.stop()
+
+
+def test_the_load_test_measures_tables_served_by_two_workers(pg_url: str) -> None:
+    """``handfoot loadtest`` (short, quick people) against ``serve --workers 2``: every
+    person's push is timed, the moves are seen through both processes, nothing fails,
+    and the CPU of both workers (and their pools) is counted."""
+    with ServerProcess(pg_url, bot_delay=0.05,
+                       args=("--workers", "2", "--limit-tables", "0")) as server:
+        wait_for(lambda: len({_server_info(server)["process"] for _ in range(20)}) == 2,
+                 30, "both workers")
+        out = subprocess.run(
+            [sys.executable, "-m", "handfoot.cli", "loadtest", server.base, "--tables", "4",
+             "--seconds", "6", "--warmup", "4", "--ramp", "1", "--think", "0.2-0.4",
+             "--think-more", "0.1-0.2", "--rules", "texas-good-sam", "--level", "random",
+             "--people", "2", "--spectators", "1-2", "--json"],
+            capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        result = json.loads(out.stdout)
+        assert result["people_actions"] >= 10 and result["errors"] == 0, result
+        assert result["disconnects"] == 0, result
+        pushed = result["action_to_push_ms"]
+        assert pushed["n"] == result["people_actions"]
+        assert 0 < pushed["p50"] <= pushed["p90"] <= pushed["p99"] <= pushed["max"] < 5000
+        assert result["seen_other_process_ms"]["n"] > 0  # the other process pushed them
+        assert result["server_processes"] >= 3 and result["server_cpu_cores"] > 0, result
+
+
+def test_the_load_test_only_tests_this_machine() -> None:
+    out = subprocess.run([sys.executable, "-m", "handfoot.cli", "loadtest",
+                          "http://example.invalid:8000", "--tables", "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "this machine" in out.stderr

@@ -358,12 +358,14 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, Any]:
     hz = _hz()
     t0 = time.monotonic()
     server0, me0, machine0 = tree_ticks(roots), os.times(), machine_ticks()
+    db0 = tree_ticks(args.db_pid)
     stats.measuring = True
     done, _ = await asyncio.wait([*tables], timeout=args.seconds,
                                  return_when=asyncio.FIRST_EXCEPTION)
     stats.measuring = False
     elapsed = time.monotonic() - t0
     server1, me1, machine1 = tree_ticks(roots), os.times(), machine_ticks()
+    db1 = tree_ticks(args.db_pid)
     runner.stop.set()
     for t in (*tables, lag):
         t.cancel()
@@ -387,6 +389,8 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_cores": round(sum(per_process.values()), 2),
         "server_processes": len(per_process),
         "server_cpu_by_process": {str(k): v for k, v in sorted(per_process.items()) if v},
+        "database_cpu_cores": round(sum(v - db0.get(k, 0) for k, v in db1.items())
+                                    / hz / elapsed, 2) if args.db_pid else None,
         "loadtest_cpu_cores": round((me1.user + me1.system - me0.user - me0.system)
                                     / elapsed, 2),
         "machine_busy": round(busy / total, 3) if total else None,
@@ -422,7 +426,10 @@ def report(r: dict[str, Any]) -> str:
            + (f" ({'; '.join(f'{k}: {v}' for k, v in r['error_kinds'].items())})"
               if r["error_kinds"] else ""),
            f"  CPU: server {r['server_cpu_cores']} cores in {r['server_processes']} "
-           f"processes, this load test {r['loadtest_cpu_cores']} cores; the machine "
+           f"processes, "
+           + (f"the database {r['database_cpu_cores']} cores, "
+              if r["database_cpu_cores"] is not None else "")
+           + f"this load test {r['loadtest_cpu_cores']} cores; the machine "
            f"{r['machine_busy'] if r['machine_busy'] is None else round(r['machine_busy'] * 100)}"
            f"% busy of {r['machine_cores']} cores, load average {r['load_average']}",
            line("this load test's own loop lag", r["loadtest_loop_lag_ms"])]
@@ -449,6 +456,9 @@ def add_parser(sub: Any) -> None:
                    help="seconds before each next action of the turn (0.5-1.5)")
     p.add_argument("--server-pid", type=int, action="append", default=[],
                    help="also count this process's CPU (and its children's)")
+    p.add_argument("--db-pid", type=int, action="append", default=[],
+                   help="count this process's CPU (and its children's) as the database's "
+                        "(PostgreSQL's first process, on this machine)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=cmd_loadtest)

@@ -185,7 +185,11 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
         else:
-            self.engine = sa.create_engine(url, pool_pre_ping=True)
+            # no ping before each use (a round trip per transaction): a connection the
+            # database closed fails once and the pool then opens new ones
+            self.engine = sa.create_engine(url, pool_size=8, max_overflow=16)
+        #: single statements, each its own transaction (no BEGIN and COMMIT to wait for)
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         metadata.create_all(self.engine)
 
     def close(self) -> None:
@@ -306,26 +310,39 @@ class Store:
 
     # -------------------------------------------------------------- actions
     def append_action(self, table_id: str, seq: int, seat: int | None,
-                      action: dict[str, Any], time_seq: int | None = None) -> None:
+                      action: dict[str, Any], time_seq: int | None = None,
+                      timed: bool = True) -> None:
         """Append action number ``seq`` (from 0); raises :class:`SeqTaken` if another
         writer got there first, :class:`TimeCalled` if time was called at the table and
         the writer did not know it (``time_seq``: after how many actions the writer
-        knows time was called). Returns once the action is committed."""
+        knows time was called). Returns once the action is committed. ``timed``: time
+        may be called at this table (a club event's): with PostgreSQL, the action is
+        then written under the table's lock, one after the other with a time call;
+        otherwise in one statement."""
         text = json.dumps(action, separators=(",", ":"))
-        params = {"t": table_id, "seq": seq, "seat": seat, "a": text, "created": _now(),
-                  "known": time_seq}
+        params: dict[str, Any] = {"t": table_id, "seq": seq, "seat": seat, "a": text,
+                                  "created": _now(), "known": time_seq}
         try:
-            with self.engine.begin() as c:
-                if self.postgres:
-                    note = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
-                            "seat": seat}
-                    if len(text) < 6000:  # the others apply it without reading the log
-                        note["a"] = action
-                    self._lock_and_notify(c, table_id, note)
-                done = c.execute(_APPEND, params)
+            if not self.postgres:
+                with self.engine.begin() as c:
+                    done = c.execute(_APPEND, params).rowcount == 1
+            else:
+                note = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
+                        "seat": seat}
+                if len(text) < 6000:  # the others apply it without reading the log
+                    note["a"] = action
+                if timed:
+                    with self.engine.begin() as c:
+                        self._lock_and_notify(c, table_id, note)
+                        done = c.execute(_APPEND, params).rowcount == 1
+                else:
+                    with self.autocommit.connect() as c:
+                        done = c.execute(_APPEND_NOTIFY, {
+                            **params, "ch": CHANNEL,
+                            "p": json.dumps(note, separators=(",", ":"))}).first() is not None
         except IntegrityError as e:
             raise SeqTaken(f"action {seq} of table {table_id} is already written") from e
-        if done.rowcount != 1:
+        if not done:
             raise TimeCalled(f"time was called at table {table_id}")
 
     def _lock_and_notify(self, c: Any, table_id: str, note: dict[str, Any]) -> None:
@@ -410,6 +427,12 @@ _APPEND = sa.text(
     "SELECT CAST(:t AS VARCHAR(32)), CAST(:seq AS INTEGER), :seat, CAST(:a AS TEXT), "
     ":created WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = "
     "CAST(:t AS VARCHAR(32)) AND (:known IS NULL OR time_calls.seq <> :known))"
+).bindparams(sa.bindparam("created", type_=sa.DateTime),
+             sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
+#: PostgreSQL: the same, and the notice of it, in one statement
+_APPEND_NOTIFY = sa.text(
+    "WITH written AS (" + str(_APPEND.text) + " RETURNING seq) "
+    "SELECT pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT)) FROM written"
 ).bindparams(sa.bindparam("created", type_=sa.DateTime),
              sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
 _CALL_TIME = sa.text(

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -92,6 +93,8 @@ class LiveTable:
     commitments: dict[int, str] = field(default_factory=dict)
     #: once the game is over: its deals checked against their commitments
     fair: dict[str, Any] | None = None
+    #: time may be called at it (a club event's table)
+    timed: bool = True
 
     @property
     def id(self) -> str:
@@ -200,9 +203,10 @@ class Manager:
         return self.bus is not None and self.bus.healthy
 
     # -------------------------------------------------------------- loading
-    def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
+    def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None,
+              timed: bool) -> LiveTable:
         table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
-                          time_seq=time_seq)
+                          time_seq=time_seq, timed=timed)
         self._catch_up(table)
         if table.game.over and row.result is None:
             self._over(table)
@@ -221,7 +225,8 @@ class Manager:
             return None
         rules = Rules.from_toml(row.rules_toml)
         return self._live(row, make_game(rules, row.seed, row.secret), 0,
-                          self.store.time_called(table_id))
+                          self.store.time_called(table_id),
+                          self.store.event_table(table_id) is not None)
 
     async def aload(self, table_id: str) -> LiveTable | None:
         """The live table; one not in memory is rebuilt from its log in a worker
@@ -252,12 +257,13 @@ class Manager:
             return None
         logged = await asyncio.to_thread(self.store.actions, table_id)
         time_seq = await asyncio.to_thread(self.store.time_called, table_id)
+        timed = await asyncio.to_thread(self.store.event_table, table_id) is not None
         game = await self.work.rebuild(row.rules_toml, row.seed, row.secret,
                                        [(a.seat, a.action) for a in logged], time_seq)
         table = self.live.get(table_id)  # loaded meanwhile by another path
         if table is not None:
             return table
-        return self._live(row, game, len(logged), time_seq)
+        return self._live(row, game, len(logged), time_seq, timed)
 
     def _catch_up(self, table: LiveTable) -> None:
         """Apply the actions other writers logged after ours (none with one process),
@@ -411,7 +417,8 @@ class Manager:
             table.game.verify(action, seat)
             try:
                 await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
-                                        action_to_json(action), table.time_seq)
+                                        action_to_json(action), table.time_seq,
+                                        table.timed)
             except SeqTaken as e:  # another server process wrote first: read its actions
                 await self.resync(table, time_too=isinstance(e, TimeCalled))
                 if not again:
@@ -462,12 +469,16 @@ class Manager:
                 return
             if table.seq != seq or table.game is not game:
                 return  # it changed meanwhile: the broadcast of that change follows
+        written: dict[int | None, tuple[dict[str, Any], str]] = {}  # once for each seat
         for conn in list(table.connections):
             if conn.dropped:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(conn)
                 continue
-            conn.push(message_for(table, conn.seat, legal if conn.seat == actor else None))
+            if conn.seat not in written:
+                msg = message_for(table, conn.seat, legal if conn.seat == actor else None)
+                written[conn.seat] = (msg, json.dumps(msg))
+            conn.push(*written[conn.seat])
 
     def refresh_seats(self, table: LiveTable) -> None:
         """Read the table's seats again (another server process may have changed them:
