@@ -42,6 +42,7 @@ from handfoot.server.store import CHANNEL
 log = logging.getLogger("handfoot.server")
 
 SWEEP = 1.0  #: seconds between two looks for tables without a keeper
+REFUSED = 30.0  #: seconds before asking again for a table another process keeps
 RETRY = 1.0  #: seconds before a lost connection to PostgreSQL is made again
 #: TCP keepalives: a database server that vanished is noticed within about 20 seconds
 KEEPALIVES: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 5,
@@ -235,11 +236,11 @@ class Keepers(LocalKeepers):
         if table_id in self.kept:
             return True
         now = time.monotonic()
-        if now - self._refused.get(table_id, -1e9) < self.sweep_every:
-            return False  # another process keeps it (asked a moment ago)
+        if now - self._refused.get(table_id, -1e9) < REFUSED:
+            return False  # another process keeps it (asked lately; the sweep finds it
+            # if that process stops)
         if len(self._refused) > 10_000:
-            self._refused = {k: v for k, v in self._refused.items()
-                             if now - v < self.sweep_every}
+            self._refused = {k: v for k, v in self._refused.items() if now - v < REFUSED}
         rows = await self._query("SELECT pg_try_advisory_lock(hashtextextended(%s, 2))",
                                  (table_id,))
         if rows and rows[0][0]:

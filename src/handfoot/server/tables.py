@@ -11,13 +11,14 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from handfoot import bots as bots_module
 from handfoot.actions import (
@@ -477,7 +478,10 @@ class Manager:
                 continue
             if conn.seat not in written:
                 msg = message_for(table, conn.seat, legal if conn.seat == actor else None)
-                written[conn.seat] = (msg, json.dumps(msg))
+                # written as JSON once, by orjson (the standard module's encoder was
+                # a sixth of a busy server's time)
+                written[conn.seat] = (msg, orjson.dumps(
+                    msg, option=orjson.OPT_NON_STR_KEYS).decode())
             conn.push(*written[conn.seat])
 
     def refresh_seats(self, table: LiveTable) -> None:
