@@ -1,7 +1,7 @@
 """``handfoot loadtest URL --tables N --seconds S``: live tables at human pace against a
 running server on this machine, and how long people wait for the push after they act.
 
-Each table has four seats: one or two people (played here), computer players at the
+Each table has the rule set's seats: one or two people (played here), computer players at the
 others (played by the server, at ``--level``), and zero to two spectators. A person
 acts a couple of seconds after their turn comes (``--think``, 1.5 to 3 s; the next
 action of the same turn after 0.5 to 1.5 s): draws, lays down a meld or two now and
@@ -149,7 +149,6 @@ class Stats:
     acted: list[float] = field(default_factory=list)
     seen_same: list[float] = field(default_factory=list)
     seen_other: list[float] = field(default_factory=list)
-    actions: int = 0
     errors: int = 0
     error_texts: dict[str, int] = field(default_factory=dict)
     disconnects: int = 0
@@ -170,7 +169,7 @@ class Runner:
         self.stats = stats
         self.rng = random.Random(args.seed)
         self.stop = asyncio.Event()
-        self.tasks: set[asyncio.Task[Any]] = set()
+        self.seats = 4  #: the rule set's (asked of the server)
 
     # http, in a thread (a few requests a table)
     def _request(self, method: str, path: str, body: Any = None) -> Any:
@@ -187,8 +186,8 @@ class Runner:
         rng = self.rng
         people = rng.choice(self.args.people_choices)
         seats: list[dict[str, Any]] = [{"kind": "bot", "level": self.args.level}
-                                       for _ in range(4)]
-        for s in rng.sample(range(4), people):
+                                       for _ in range(self.seats)]
+        for s in rng.sample(range(self.seats), min(people, self.seats)):
             seats[s] = {"kind": "human", "name": f"person {s + 1}"}
         try:
             return dict(await self.request("POST", "/api/tables",
@@ -352,6 +351,9 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
     runner = Runner(base, args, stats)
     info = await runner.request("GET", "/api/server")
+    offered = await runner.request("GET", "/api/rule-sets")
+    runner.seats = next((int(r["seats"]) for r in offered["rule_sets"]
+                         if r["name"] == args.rules), 4)
     roots = [int(info["root"])] if "root" in info else []
     roots += args.server_pid
     lag = asyncio.ensure_future(runner.lag())
