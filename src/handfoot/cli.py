@@ -332,6 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_watch)
     from handfoot.server.command import add_serve_parser
     add_serve_parser(sub)
+    from handfoot.server.loadtest import add_parser as add_loadtest_parser
+    add_loadtest_parser(sub)
     from handfoot.bench import add_parser as add_bench_parser
     add_bench_parser(sub)
     from handfoot.club.cli import add_parser as add_event_parser

@@ -18,7 +18,7 @@ foot, no stock order, no pile below its top.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple, cast
 
 from mypy_extensions import mypyc_attr
@@ -60,6 +60,28 @@ class MeldView:  # a dataclass: a named tuple may not have a field called "index
     needs: int  #: cards still needed to complete the book
     #: the complete book in the rule set's words: "red canasta", "dirty book", "samba"
     book_name: str | None = None
+
+
+#: a meld's fields, looked up once (a view is written as JSON for every push; asdict,
+#: which copies each value deeply, was half of that time)
+_MELD_FIELDS = tuple(f.name for f in fields(MeldView))
+
+
+#: actions written as JSON before (every push carries the hand's actions so far)
+_ACTION_JSON: dict[Action, dict[str, Any]] = {}
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    """``action_to_json``, remembered (the caller copies it)."""
+    try:
+        found = _ACTION_JSON.get(action)
+    except TypeError:  # not hashable: written each time
+        return action_to_json(action)
+    if found is None:
+        if len(_ACTION_JSON) >= 100_000:
+            _ACTION_JSON.clear()
+        found = _ACTION_JSON[action] = action_to_json(action)
+    return found
 
 
 class TeamView(NamedTuple):
@@ -128,12 +150,13 @@ class View:
                                 for p in self.players)
         data["teams"] = tuple(
             {**t._asdict(), "red_threes": [card_code(c) for c in t.red_threes],
-             "melds": tuple({**asdict(m), "cards": [card_code(c) for c in m.cards]}
+             "melds": tuple({**{f: getattr(m, f) for f in _MELD_FIELDS},
+                             "cards": [card_code(c) for c in m.cards]}
                             for m in t.melds)}
             for t in self.teams)
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
         data["stack_tops"] = [[card_code(a), card_code(b)] for a, b in self.stack_tops]
-        data["history"] = [{"seat": s, **action_to_json(a)} for s, a in self.history]
+        data["history"] = [{"seat": s, **_action_json(a)} for s, a in self.history]
         return data
 
     def describe_pile(self) -> str:

@@ -11,6 +11,8 @@ own whose names begin with ``club_``, created on first use.
 * ``club_sessions``: the organisers logged in through the web pages (the hash of each
   session's random token, and when it expires).
 * ``club_clocks``: when each round's clock was started, and time called.
+* ``club_clock_warnings``: the rounds whose time warning was given (once, whichever
+  server process gives it).
 
 >>> s = ClubStore("sqlite://")
 >>> ev = Event.create("Friday", "classic")
@@ -85,6 +87,15 @@ club_clocks = sa.Table(
     sa.Column("round", sa.Integer, nullable=False),
     sa.Column("started", sa.DateTime, nullable=False),
     sa.Column("called", sa.DateTime, nullable=True),
+    sa.PrimaryKeyConstraint("event", "round"),
+)
+
+#: a round's time warning, given once (by one server process of several)
+club_clock_warnings = sa.Table(
+    "club_clock_warnings", metadata,
+    sa.Column("event", sa.String(120), sa.ForeignKey("club_events.name"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
     sa.PrimaryKeyConstraint("event", "round"),
 )
 
@@ -277,16 +288,37 @@ class ClubStore:
             c.execute(sa.insert(club_clocks).values(event=name, round=round_no, started=now))
         return now
 
-    def clock_called(self, name: str, round_no: int) -> None:
-        """Keep that time was called for the round (started then, if it was not)."""
+    def clock_called(self, name: str, round_no: int) -> bool:
+        """Keep that time was called for the round (started then, if it was not); True
+        if it was not called before (of several server processes whose clocks ring
+        together, one is told True)."""
         now = _now()
-        with self.engine.begin() as c:
-            done = c.execute(sa.update(club_clocks).where(
-                club_clocks.c.event == name, club_clocks.c.round == round_no)
-                .values(called=now))
-            if done.rowcount == 0:
+        try:
+            with self.engine.begin() as c:
+                done = c.execute(sa.update(club_clocks).where(
+                    club_clocks.c.event == name, club_clocks.c.round == round_no,
+                    club_clocks.c.called.is_(None)).values(called=now))
+                if done.rowcount == 1:
+                    return True
+                exists = c.execute(sa.select(club_clocks.c.round).where(
+                    club_clocks.c.event == name, club_clocks.c.round == round_no)).first()
+                if exists is not None:
+                    return False
                 c.execute(sa.insert(club_clocks).values(event=name, round=round_no,
                                                         started=now, called=now))
+        except IntegrityError:  # another process called it at the same moment
+            return False
+        return True
+
+    def claim_warning(self, name: str, round_no: int) -> bool:
+        """True for the first to give the round's time warning, False after."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(club_clock_warnings).values(event=name, round=round_no,
+                                                                created=_now()))
+        except IntegrityError:
+            return False
+        return True
 
     def clocks(self, name: str | None = None
                ) -> list[tuple[str, int, dt.datetime, dt.datetime | None]]:

@@ -20,7 +20,9 @@ import dataclasses
 import datetime as dt
 import gc
 import logging
+import os
 import secrets
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -47,8 +49,10 @@ from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_addre
 from handfoot.server.hosting import host_routes, invite_token
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
 from handfoot.server.outbox import Connection
+from handfoot.server.peers import follow
 from handfoot.server.replaying import replay_step
 from handfoot.server.store import RuleSetTaken, Store
+from handfoot.server.sync import Bus, Keepers, new_origin
 from handfoot.server.tables import (
     LiveTable,
     Manager,
@@ -113,6 +117,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     ``limits``: what one address may create in an hour; ``address_header``: the header
     in which the operator's proxy gives the client's address (none: the peer's)."""
     store = Store(db_url)
+    origin = store.origin = new_origin()  #: this process, in notices and in ``hello``
     manager = Manager(store, bot_delay=bot_delay, work=work)
     limits = limits or RateLimits()
     events = EventService(store, manager, public_url, minute, limits=limits,
@@ -123,6 +128,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         table = await manager.aload(table_id) if _valid_id(table_id) else None
         if table is None:
             raise ApiError("There is no such table.", 404)
+        if manager.bus is not None and not manager.bus.healthy:
+            async with table.lock:  # not hearing of other processes' changes: read them
+                await manager.resync(table)
         return table
 
     def limit(request: Request, what: str, message: str) -> str:
@@ -486,7 +494,28 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
 
     def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
         return {"type": "hello", "table": table.id, "seat": seat,
-                "rules": table.row.rules_name}
+                "rules": table.row.rules_name, "process": origin}
+
+    async def api_server(request: Request) -> Response:
+        """This server process: how many tables it has in memory and keeps (runs the
+        computer players of), what its computer players did; its process ids only to
+        a client on the same machine (the load test measures their CPU)."""
+        bus = manager.bus
+        out: dict[str, Any] = {
+            "process": origin, "shared": store.postgres, "in_step": manager.in_step(),
+            "live": len(manager.live),
+            "kept": len(manager.keepers.kept) if manager.keepers.shared
+            else sum(1 for t in manager.live.values() if not t.game.over),
+            "decisions": manager.work.decisions, "bot_actions": manager.bot_actions,
+            "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard}
+        tid = request.query_params.get("table", "")
+        if tid:
+            out["keeps"] = _valid_id(tid) and manager.keepers.keeps(tid)
+        host = request.client.host if request.client else ""
+        if host in ("127.0.0.1", "::1"):
+            out["pid"] = os.getpid()
+            out["root"] = int(os.environ.get("HANDFOOT_SUPERVISOR", "0")) or os.getpid()
+        return JSONResponse(out)
 
     def _may_hand_over(table: LiveTable, conn: Connection, target: int, creator: Any) -> bool:
         """Who may hand an absent seat to the computer: its own holder, or the table's
@@ -511,8 +540,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if seat is None:
             return {"type": "error", "message": "Spectators cannot play; open your invite link."}
         # the invite link may have been revoked since the socket opened (here, or by
-        # another server process sharing the database)
-        if kind in ("action", "computer"):
+        # another server process sharing the database: heard of as it is made, or read
+        # here when the notices are not heard)
+        if kind == "computer" or (kind == "action" and not manager.in_step()):
             await asyncio.to_thread(manager.refresh_seats, table)
         if conn.token is None or table.seat_of_token(conn.token) != seat:
             message = "This invite link was replaced; ask the organiser for the new one."
@@ -568,7 +598,16 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        manager.resume_all()
+        if store.postgres:  # other processes may share the database
+            bus = manager.bus = Bus(store.url, origin)
+            follow(manager, bus)
+            events.follow(bus)
+            bus.start()
+            await bus.started()
+            keepers = manager.keepers = Keepers(store.url)
+            keepers.start(manager.keep)  # the unfinished tables nobody else keeps
+        else:
+            manager.resume_all()
         await events.start()
         sweeper = asyncio.get_running_loop().create_task(manager.sweep())
         yield
@@ -585,6 +624,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         Route("/", index),
         Route("/table/{id}", index),
         Route("/api/rule-sets", api_presets),
+        Route("/api/server", api_server),
         Route("/api/rules/{name}", api_rules),
         Route("/api/rule-sets/check", api_check_rules, methods=["POST"]),
         Route("/api/rule-sets/delete", api_delete_rule_set, methods=["POST"]),
@@ -608,19 +648,42 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     return app
 
 
+def configure_gc() -> None:
+    """The cyclic garbage collector's full passes over every live game were the loop's
+    longest pauses: what exists at start is left out of them, and they come less often."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
+def uvicorn_options() -> dict[str, Any]:
+    return {"log_level": "warning", "ws_max_size": 1 << 20}
+
+
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0) -> None:
+          address_header: str = "", decision_budget: float = 10.0, workers: int = 1) -> int:
+    """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
+    address (PostgreSQL only: :mod:`handfoot.server.workers`)."""
     import uvicorn
+
+    from handfoot.server.workers import NEEDS_POSTGRES, run_workers, shares
+    if workers > 1 and not shares(db_url):
+        print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
+        return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"handfoot: open http://{shown}:{port}/ in your browser "
           f"(database: {db_url}; stop with Ctrl+C); club events at "
-          f"http://{shown}:{port}/events", flush=True)
+          f"http://{shown}:{port}/events"
+          + (f"; {workers} worker processes" if workers > 1 else ""), flush=True)
+    options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
+                               "public_url": public_url, "limits": limits,
+                               "address_header": address_header,
+                               "decision_budget": decision_budget}
+    if workers > 1:
+        return run_workers(workers, host, port, options)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
                      work=Work(budget=decision_budget))
-    # the cyclic garbage collector's full passes over every live game were the loop's
-    # longest pauses: what exists at start is left out of them, and they come less often
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+    configure_gc()
+    uvicorn.run(app, host=host, port=port, **uvicorn_options())
+    return 0

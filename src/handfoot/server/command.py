@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 
@@ -12,10 +13,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.server.store import default_url
     limits = RateLimits(tables=args.limit_tables, rule_sets=args.limit_rule_sets,
                         events=args.limit_events)
-    serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
-          minute=args.minute_seconds, public_url=args.public_url, limits=limits,
-          address_header=args.address_header, decision_budget=args.decision_budget)
-    return 0
+    if args.workers < 1:
+        print("handfoot serve: --workers must be 1 or more.", file=sys.stderr)
+        return 2
+    return serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
+                 minute=args.minute_seconds, public_url=args.public_url, limits=limits,
+                 address_header=args.address_header, decision_budget=args.decision_budget,
+                 workers=args.workers)
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -42,6 +46,9 @@ def add_serve_parser(sub: Any) -> None:
     p.add_argument("--decision-budget", type=float, default=10.0, metavar="SECONDS",
                    help="the longest a computer player may think about one move (10); "
                         "past it, it plays its first legal move")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="server processes on this address (1); more than one needs a "
+                        "PostgreSQL database (--db postgresql://...)")
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -206,7 +205,7 @@ def event_routes(svc: EventService) -> list[BaseRoute]:
             if clock is not None and clock["called"]:
                 raise EventApiError(f"Time was already called for round {rnd}.")
             started = svc.club.start_clock(event.name, rnd)
-            svc._schedule(event, rnd, started, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+            svc.clock_started(event, rnd, started)
             message = f"The clock of round {rnd} is running."
         elif what == "warn":
             message = f"The warning went to {await svc.warn(event, rnd)} table(s)."

@@ -64,6 +64,7 @@ from handfoot.server.http import text_field as _text
 from handfoot.server.http import whole_number as _int
 from handfoot.server.paper import form_from_sheet, form_settings, sheet_from_form
 from handfoot.server.store import Store
+from handfoot.server.sync import Bus
 from handfoot.server.tables import (
     LiveTable,
     Manager,
@@ -188,6 +189,25 @@ class EventService:
                     continue
                 self._schedule(event, rnd, started, now)
 
+    def follow(self, bus: Bus) -> None:
+        """Hear of clocks started through other server processes: each process runs
+        every clock, and the first to ring calls time (the database tells which)."""
+        def heard(note: dict[str, Any]) -> None:
+            name, rnd = note.get("e"), note.get("r")
+            if not isinstance(name, str) or not isinstance(rnd, int):
+                return
+            for ev, r, started, called in self.club.clocks(name):
+                if r == rnd and called is None:
+                    with contextlib.suppress(EventError):
+                        self._schedule(self.club.load(ev), rnd, started,
+                                       dt.datetime.now(dt.UTC).replace(tzinfo=None))
+        bus.on("clock", heard)
+
+    def clock_started(self, event: Event, round_no: int, started: dt.datetime) -> None:
+        """The organiser started a round's clock here: it runs in every process."""
+        self._schedule(event, round_no, started, dt.datetime.now(dt.UTC).replace(tzinfo=None))
+        self.store.notify({"k": "clock", "e": event.name, "r": round_no})
+
     async def close(self) -> None:
         for task in self.clock_tasks.values():
             task.cancel()
@@ -280,11 +300,12 @@ class EventService:
         async def run() -> None:
             if warn is not None and now < warn:
                 await asyncio.sleep((warn - now).total_seconds())
-                await self.warn(event, round_no)
+                if self.club.claim_warning(event.name, round_no):  # once, of all processes
+                    await self.warn(event, round_no)
             left = (end - dt.datetime.now(dt.UTC).replace(tzinfo=None)).total_seconds()
             if left > 0:
                 await asyncio.sleep(left)
-            await self.call_time(event, round_no)
+            await self.call_time(event, round_no, rung=True)
 
         self.clock_tasks[key] = asyncio.get_running_loop().create_task(run())
 
@@ -295,21 +316,25 @@ class EventService:
                 else "Time warning: the round is nearly over.")
         n = 0
         for (rnd, _), tid in self.online_tables(event).items():
-            table = self.manager.load(tid) if rnd == round_no else None
-            if table is not None and not table.game.over:
-                await self.manager.notify(table, text)
+            row = self.store.table(tid) if rnd == round_no else None
+            if row is not None and row.result is None:  # still playing
+                await self.manager.announce(tid, text)  # to every server process
                 n += 1
         return n
 
-    async def call_time(self, event: Event, round_no: int) -> int:
-        """Call time at every online table of the round still playing; how many."""
-        self.club.clock_called(event.name, round_no)
+    async def call_time(self, event: Event, round_no: int, rung: bool = False) -> int:
+        """Call time at every online table of the round still playing; how many.
+        ``rung``: the round's clock rang (in every server process: only the first to
+        call it calls time at the tables)."""
+        first = self.club.clock_called(event.name, round_no)
         task = self.clock_tasks.get((event.name, round_no))
         if task is not None and task is not asyncio.current_task():
             task.cancel()
+        if rung and not first:
+            return 0
         n = 0
         for (rnd, _), tid in self.online_tables(event).items():
-            table = self.manager.load(tid) if rnd == round_no else None
+            table = await self.manager.aload(tid) if rnd == round_no else None
             if table is not None and await self.manager.call_time(
                     table, time_notice(table.rules)):
                 n += 1

@@ -36,7 +36,8 @@ class Connection:
         self._send_text = send_text
         self._close = close
         self.send_timeout = send_timeout
-        self.queue: deque[dict[str, Any]] = deque()
+        #: each message, and its JSON text when it was written once for several clients
+        self.queue: deque[tuple[dict[str, Any], str | None]] = deque()
         self.ready = asyncio.Event()
         self.dropped = False
         self.why = ""
@@ -47,14 +48,15 @@ class Connection:
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def push(self, msg: dict[str, Any]) -> None:
-        """Queue a message (never waits); a state replaces the state still waiting."""
+    def push(self, msg: dict[str, Any], text: str | None = None) -> None:
+        """Queue a message (never waits); a state replaces the state still waiting.
+        ``text``: the message as JSON, if it was written already."""
         if self.dropped:
             return
         if msg.get("type") == "state":
-            for old in [m for m in self.queue if m.get("type") == "state"]:
+            for old in [m for m in self.queue if m[0].get("type") == "state"]:
                 self.queue.remove(old)
-        self.queue.append(msg)
+        self.queue.append((msg, text))
         if len(self.queue) > MAX_QUEUE:
             self.drop("too many messages waiting")
             return
@@ -97,11 +99,11 @@ class Connection:
                 await self.ready.wait()
                 self.ready.clear()
                 while self.queue and not self.dropped:
-                    msg = self.queue.popleft()
+                    msg, text = self.queue.popleft()
                     if self._send_text is None:
                         continue
                     try:
-                        await asyncio.wait_for(self._send_text(json.dumps(msg)),
+                        await asyncio.wait_for(self._send_text(text or json.dumps(msg)),
                                                self.send_timeout)
                     except TimeoutError:
                         log.info("dropped a client that does not read its messages")

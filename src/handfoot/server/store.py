@@ -147,6 +147,16 @@ class SeqTaken(Exception):
     """Another writer appended this action number first."""
 
 
+class TimeCalled(SeqTaken):
+    """Time was called at the table (by another server process) before this action: the
+    writer reads the log and the time call again, and checks its action again."""
+
+
+#: the PostgreSQL channel on which every process hears of changes (see
+#: :mod:`handfoot.server.sync`); each database has its own
+CHANNEL = "handfoot"
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: str
@@ -204,6 +214,11 @@ class Store:
     def __init__(self, url: str) -> None:
         url = normalise_url(url)
         self.url = url
+        #: PostgreSQL: every change other server processes must hear of is announced
+        #: (``NOTIFY``) in the transaction that makes it, so they hear of it exactly
+        #: when it is committed; the payload says which process made it
+        self.postgres = url.startswith("postgresql")
+        self.origin = ""
         if url.startswith("sqlite"):
             self.engine = sa.create_engine(url, connect_args={"check_same_thread": False})
 
@@ -216,7 +231,11 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
         else:
-            self.engine = sa.create_engine(url, pool_pre_ping=True)
+            # no ping before each use (a round trip per transaction): a connection the
+            # database closed fails once and the pool then opens new ones
+            self.engine = sa.create_engine(url, pool_size=8, max_overflow=16)
+        #: single statements, each its own transaction (no BEGIN and COMMIT to wait for)
+        self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         metadata.create_all(self.engine)
 
     def close(self) -> None:
@@ -339,6 +358,9 @@ class Store:
         with self.engine.begin() as c:
             c.execute(sa.update(tables).where(tables.c.id == table_id)
                       .values(seats_json=json.dumps(seats)))
+            if self.postgres:
+                c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
+                    {"o": self.origin, "k": "seats", "t": table_id})})
 
     def set_result(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as c:
@@ -395,16 +417,73 @@ class Store:
 
     # -------------------------------------------------------------- actions
     def append_action(self, table_id: str, seq: int, seat: int | None,
-                      action: dict[str, Any]) -> None:
+                      action: dict[str, Any], time_seq: int | None = None,
+                      timed: bool = True) -> None:
         """Append action number ``seq`` (from 0); raises :class:`SeqTaken` if another
-        writer got there first. Returns once the action is committed."""
+        writer got there first, :class:`TimeCalled` if time was called at the table and
+        the writer did not know it (``time_seq``: after how many actions the writer
+        knows time was called). Returns once the action is committed. ``timed``: time
+        may be called at this table (a club event's): with PostgreSQL, the action is
+        then written under the table's lock, one after the other with a time call;
+        otherwise in one statement."""
+        text = json.dumps(action, separators=(",", ":"))
+        params: dict[str, Any] = {"t": table_id, "seq": seq, "seat": seat, "a": text,
+                                  "created": _now(), "known": time_seq}
         try:
-            with self.engine.begin() as c:
-                c.execute(sa.insert(actions).values(
-                    table_id=table_id, seq=seq, seat=seat,
-                    action_json=json.dumps(action, separators=(",", ":")), created=_now()))
+            if not self.postgres:
+                with self.engine.begin() as c:
+                    done = c.execute(_APPEND, params).rowcount == 1
+            else:
+                note = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
+                        "seat": seat}
+                if len(text) < 6000:  # the others apply it without reading the log
+                    note["a"] = action
+                if timed:
+                    with self.engine.begin() as c:
+                        self._lock_and_notify(c, table_id, note)
+                        done = c.execute(_APPEND, params).rowcount == 1
+                else:
+                    done = self._append_quickly(params, json.dumps(note, separators=(",", ":")))
         except IntegrityError as e:
             raise SeqTaken(f"action {seq} of table {table_id} is already written") from e
+        if not done:
+            raise TimeCalled(f"time was called at table {table_id}")
+
+    def _append_quickly(self, params: dict[str, Any], note: str) -> bool:
+        """PostgreSQL: append and announce in one statement, its own transaction, sent
+        through the driver itself (the busiest statement: no SQL to compile)."""
+        import psycopg
+        conn = self.engine.raw_connection()
+        try:
+            driver: Any = conn.driver_connection
+            driver.autocommit = True
+            try:
+                row = driver.execute(_APPEND_NOTIFY_SQL, (
+                    params["t"], params["seq"], params["seat"], params["a"],
+                    params["created"], params["t"], params["known"], params["known"],
+                    CHANNEL, note)).fetchone()
+            except psycopg.errors.UniqueViolation as e:
+                raise IntegrityError(_APPEND_NOTIFY_SQL, None, e) from e
+            finally:
+                driver.autocommit = False
+            return row is not None
+        finally:
+            conn.close()
+
+    def _lock_and_notify(self, c: Any, table_id: str, note: dict[str, Any]) -> None:
+        """PostgreSQL: hold the table's write lock until the transaction ends (an action
+        and a time call at one table are written one after the other, each seeing the
+        other) and announce the change (sent when the transaction is committed, never
+        if it is not)."""
+        c.execute(_LOCK_NOTIFY, {"t": table_id, "ch": CHANNEL,
+                                 "p": json.dumps(note, separators=(",", ":"))})
+
+    def notify(self, note: dict[str, Any]) -> None:
+        """Announce a change that is not written (PostgreSQL; nothing with SQLite)."""
+        if self.postgres:
+            with self.engine.begin() as c:
+                c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
+                    {"o": self.origin, **note}, separators=(",", ":"))})
 
     def actions(self, table_id: str, after: int = -1) -> list[ActionRow]:
         with self.engine.connect() as c:
@@ -470,15 +549,21 @@ class Store:
                              .where(quiet_events.c.event == event)).first() is None
 
     # ----------------------------------------------------------------- clock
-    def call_time(self, table_id: str, seq: int) -> bool:
+    def call_time(self, table_id: str, seq: int, notice: str = "") -> bool:
         """Keep that time was called at a table after ``seq`` actions; False if it was
-        called before."""
+        called before. Raises :class:`SeqTaken` if action ``seq`` is already written
+        (the caller reads the log and calls time again)."""
         try:
             with self.engine.begin() as c:
-                c.execute(sa.insert(time_calls).values(table_id=table_id, seq=seq,
-                                                       created=_now()))
+                if self.postgres:
+                    self._lock_and_notify(c, table_id, {"o": self.origin, "k": "time",
+                                                        "t": table_id, "s": seq,
+                                                        "n": notice[:500]})
+                done = c.execute(_CALL_TIME, {"t": table_id, "seq": seq, "created": _now()})
         except IntegrityError:
             return False
+        if done.rowcount != 1:
+            raise SeqTaken(f"action {seq} of table {table_id} is already written")
         return True
 
     def time_called(self, table_id: str) -> int | None:
@@ -487,3 +572,36 @@ class Store:
             row = c.execute(sa.select(time_calls.c.seq)
                             .where(time_calls.c.table_id == table_id)).first()
         return None if row is None else int(row[0])
+
+
+# the statements of the hot path, written once: an action is appended only if time was
+# not called at the table unknown to the writer; time is called only before an action
+# not yet written
+_APPEND = sa.text(
+    "INSERT INTO actions (table_id, seq, seat, action_json, created) "
+    "SELECT CAST(:t AS VARCHAR(32)), CAST(:seq AS INTEGER), :seat, CAST(:a AS TEXT), "
+    ":created WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = "
+    "CAST(:t AS VARCHAR(32)) AND (:known IS NULL OR time_calls.seq <> :known))"
+).bindparams(sa.bindparam("created", type_=sa.DateTime),
+             sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
+#: PostgreSQL: the same, and the notice of it, in one statement
+_APPEND_NOTIFY = sa.text(
+    "WITH written AS (" + str(_APPEND.text) + " RETURNING seq) "
+    "SELECT pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT)) FROM written"
+).bindparams(sa.bindparam("created", type_=sa.DateTime),
+             sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
+#: the same for the driver itself
+_APPEND_NOTIFY_SQL = (
+    "WITH written AS (INSERT INTO actions (table_id, seq, seat, action_json, created) "
+    "SELECT %s::varchar(32), %s::integer, %s::integer, %s::text, %s::timestamp "
+    "WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = "
+    "%s::varchar(32) AND (%s::integer IS NULL OR time_calls.seq <> %s::integer)) "
+    "RETURNING seq) SELECT pg_notify(%s::text, %s::text) FROM written")
+_CALL_TIME = sa.text(
+    "INSERT INTO time_calls (table_id, seq, created) SELECT CAST(:t AS VARCHAR(32)), "
+    "CAST(:seq AS INTEGER), :created WHERE NOT EXISTS (SELECT 1 FROM actions WHERE "
+    "actions.table_id = CAST(:t AS VARCHAR(32)) AND actions.seq >= CAST(:seq AS INTEGER))"
+).bindparams(sa.bindparam("created", type_=sa.DateTime))
+_LOCK_NOTIFY = sa.text("SELECT pg_advisory_xact_lock(1, hashtext(CAST(:t AS TEXT))), "
+                       "pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")
+_NOTIFY = sa.text("SELECT pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from handfoot import bots as bots_module
 from handfoot.actions import (
     Action,
@@ -34,7 +36,8 @@ from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
-from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow
+from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
+from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.table_log import MoveLog, seat_names
 from handfoot.server.work import Work, make_game
 from handfoot.views import public_view, seat_view
@@ -111,6 +114,8 @@ class LiveTable:
     joined: set[int] = field(default_factory=set)
     #: the recent moves in words, and the pause between hands
     moves: MoveLog = field(default_factory=MoveLog)
+    #: time may be called at it (a club event's table)
+    timed: bool = True
 
     @property
     def id(self) -> str:
@@ -240,12 +245,26 @@ class Manager:
         self.closing = False
         #: called (with the table's lock held) when a table's game is over
         self.on_over: list[Callable[[LiveTable], None]] = []
+        #: the tables whose computer players this process runs (all of them, unless
+        #: several processes share a PostgreSQL database: :mod:`handfoot.server.sync`)
+        self.keepers: LocalKeepers = LocalKeepers()
+        #: what other processes change, heard as it is committed (PostgreSQL)
+        self.bus: Bus | None = None
+        self.bot_actions = 0  #: computer players' actions written by this process
+        self.bot_lost = 0  #: ... refused because another writer was first
+        self._claiming: set[asyncio.Task[None]] = set()
+
+    def in_step(self) -> bool:
+        """Whether other processes' changes reach this one as they are made (then a
+        table is not read from the log before each computer player's move)."""
+        return self.bus is not None and self.bus.healthy
 
     # -------------------------------------------------------------- loading
-    def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None) -> LiveTable:
+    def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None,
+              timed: bool) -> LiveTable:
         table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
                           time_seq=time_seq, waiting=self.store.is_waiting(row.id),
-                          joined=self.store.joined_seats(row.id))
+                          joined=self.store.joined_seats(row.id), timed=timed)
         self._catch_up(table)
         if table.game.over and row.result is None:
             self._over(table)
@@ -264,7 +283,8 @@ class Manager:
             return None
         rules = Rules.from_toml(row.rules_toml)
         return self._live(row, make_game(rules, row.seed, row.secret), 0,
-                          self.store.time_called(table_id))
+                          self.store.time_called(table_id),
+                          self.store.event_table(table_id) is not None)
 
     async def aload(self, table_id: str) -> LiveTable | None:
         """The live table; one not in memory is rebuilt from its log in a worker
@@ -295,12 +315,13 @@ class Manager:
             return None
         logged = await asyncio.to_thread(self.store.actions, table_id)
         time_seq = await asyncio.to_thread(self.store.time_called, table_id)
+        timed = await asyncio.to_thread(self.store.event_table, table_id) is not None
         game = await self.work.rebuild(row.rules_toml, row.seed, row.secret,
                                        [(a.seat, a.action) for a in logged], time_seq)
         table = self.live.get(table_id)  # loaded meanwhile by another path
         if table is not None:
             return table
-        return self._live(row, game, len(logged), time_seq)
+        return self._live(row, game, len(logged), time_seq, timed)
 
     def _catch_up(self, table: LiveTable) -> None:
         """Apply the actions other writers logged after ours (none with one process),
@@ -312,6 +333,27 @@ class Manager:
         database)."""
         self._apply_logged(table, await asyncio.to_thread(self.store.actions, table.id,
                                                           table.seq - 1))
+
+    async def resync(self, table: LiveTable, time_too: bool = True) -> None:
+        """Read the table's log again (and when time was called): what another process
+        wrote that this one has not heard of."""
+        if time_too and table.time_seq is None:
+            called = await asyncio.to_thread(self.store.time_called, table.id)
+            if called is not None and called < table.seq:  # cannot be: start again
+                log.error("table %s: time was called before actions applied here", table.id)
+                await self.rebuild(table)
+                return
+            table.time_seq = called
+        await self._acatch_up(table)
+
+    async def rebuild(self, table: LiveTable) -> None:
+        """Rebuild the table's game from its log (in a worker process)."""
+        logged = await asyncio.to_thread(self.store.actions, table.id)
+        time_seq = await asyncio.to_thread(self.store.time_called, table.id)
+        table.game = await self.work.rebuild(table.row.rules_toml, table.row.seed,
+                                             table.row.secret,
+                                             [(a.seat, a.action) for a in logged], time_seq)
+        table.seq, table.time_seq = len(logged), time_seq
 
     def _apply_logged(self, table: LiveTable, logged: list[ActionRow]) -> None:
         for a in logged:
@@ -335,6 +377,7 @@ class Manager:
     def _over(self, table: LiveTable) -> None:
         """The game is over: its summary for the lobby, and whoever waits for it."""
         g = table.game
+        self.keepers.release(table.id)
         self.store.set_result(table.id, {"totals": list(g.totals),
                                          "winners": list(g.winners), "seq": table.seq,
                                          "hand_number": g.hand_number,
@@ -369,10 +412,18 @@ class Manager:
         at the same point), then the game follows ``game.when_time_is_called``. False if
         the game was over or time was called before."""
         async with table.lock:
-            self._catch_up(table)
-            if table.game.over or table.game.time_called:
-                return False
-            if not self.store.call_time(table.id, table.seq):
+            for _ in range(5):
+                self._catch_up(table)
+                if table.game.over or table.game.time_called:
+                    return False
+                try:
+                    if not self.store.call_time(table.id, table.seq, notice):
+                        await self.resync(table)  # called by another process
+                        return False
+                    break
+                except SeqTaken:  # another process wrote an action first: read it
+                    continue
+            else:
                 return False
             table.time_seq = table.seq
             table.game.call_time()
@@ -390,6 +441,14 @@ class Manager:
         for conn in list(table.connections):
             conn.push({"type": "notice", "message": notice})
         await self.broadcast(table)
+
+    async def announce(self, table_id: str, notice: str) -> None:
+        """Say something at a table, to the people connected to every process."""
+        table = self.live.get(table_id)
+        if table is not None:
+            await self.notify(table, notice)
+        await asyncio.to_thread(self.store.notify, {"k": "notice", "t": table_id,
+                                                    "n": notice[:500]})
 
     def resume_all(self) -> None:
         """On start: rebuild every unfinished game and let its computer players go on."""
@@ -410,9 +469,12 @@ class Manager:
         await self.broadcast(table)
         self.kick_bots(table)
 
-    async def _act_locked(self, table: LiveTable, seat: int, action: Action) -> None:
+    async def _act_locked(self, table: LiveTable, seat: int, action: Action,
+                          again: bool = True) -> bool:
         """Verify, log (committed in a thread: the loop does not wait for the disk) and
-        apply, with the table's lock held."""
+        apply, with the table's lock held. If another process wrote first, its actions
+        are read and, with ``again``, this one is checked and written again (else False:
+        a computer player decides again on the new state)."""
         table.used = time.monotonic()
         if table.paused:
             raise IllegalAction("The next hand starts when everyone at the table has "
@@ -421,9 +483,12 @@ class Manager:
             table.game.verify(action, seat)
             try:
                 await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
-                                        action_to_json(action))
-            except SeqTaken:  # another server process wrote first: read its actions, again
-                await self._acatch_up(table)
+                                        action_to_json(action), table.time_seq,
+                                        table.timed)
+            except SeqTaken as e:  # another server process wrote first: read its actions
+                await self.resync(table, time_too=isinstance(e, TimeCalled))
+                if not again:
+                    return False
                 continue
             started = table.moves.start(table.game, seat, action)
             table.game.push(action)
@@ -432,7 +497,7 @@ class Manager:
             table.seq += 1
             if table.game.over:
                 self._over(table)
-            return
+            return True
         raise IllegalAction("The table is busy; try again.")
 
     def preview(self, table: LiveTable, seat: int, action: Action) -> dict[str, Any]:
@@ -473,12 +538,19 @@ class Manager:
                 return
             if table.seq != seq or table.game is not game:
                 return  # it changed meanwhile: the broadcast of that change follows
+        written: dict[int | None, tuple[dict[str, Any], str]] = {}  # once for each seat
         for conn in list(table.connections):
             if conn.dropped:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(conn)
                 continue
-            conn.push(message_for(table, conn.seat, legal if conn.seat == actor else None))
+            if conn.seat not in written:
+                msg = message_for(table, conn.seat, legal if conn.seat == actor else None)
+                # written as JSON once, by orjson (the standard module's encoder was
+                # a sixth of a busy server's time)
+                written[conn.seat] = (msg, orjson.dumps(
+                    msg, option=orjson.OPT_NON_STR_KEYS).decode())
+            conn.push(*written[conn.seat])
 
     def refresh_seats(self, table: LiveTable) -> None:
         """Read the table's seats again (another server process may have changed them:
@@ -570,11 +642,40 @@ class Manager:
         self.kick_bots(table)
 
     def kick_bots(self, table: LiveTable) -> None:
+        """Let the computer players act, if one is to act and this process keeps the
+        table (else it tries to become its keeper, in the background)."""
         if self.closing or table.waiting or table.game.over or table.paused \
                 or not table.is_bot(table.game.actor):
             return
+        if not self.keepers.keeps(table.id):
+            if self.keepers.shared:
+                self._claim(table)
+            return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    def _claim(self, table: LiveTable) -> None:
+        async def claim() -> None:
+            with contextlib.suppress(Exception):
+                if await self.keepers.take(table.id):
+                    self.kick_bots(table)
+        task = asyncio.get_running_loop().create_task(claim())
+        self._claiming.add(task)
+        task.add_done_callback(self._claiming.discard)
+
+    async def keep(self, table_ids: list[str]) -> None:
+        """This process became the keeper of these tables (their keeper stopped, or
+        they had none): load them and let their computer players go on."""
+        for tid in table_ids:
+            try:
+                table = await self.aload(tid)
+            except Exception:
+                log.exception("table %s cannot be rebuilt from its log", tid)
+                continue
+            if table is None or table.game.over:
+                self.keepers.release(tid)
+            else:
+                self.kick_bots(table)
 
     async def _run_bots(self, table: LiveTable) -> None:
         try:
@@ -582,9 +683,11 @@ class Manager:
                     and table.is_bot(table.game.actor):
                 await asyncio.sleep(self.bot_delay)
                 async with table.lock:
-                    await self._acatch_up(table)
+                    if not self.in_step():  # without notices: the log is read first
+                        await self._acatch_up(table)
                     game = table.game
-                    if game.over or table.paused or not table.is_bot(game.actor):
+                    if game.over or table.paused or not table.is_bot(game.actor) \
+                            or not self.keepers.keeps(table.id):
                         break
                     seat = game.actor
                     level, bot = self._bot(table, seat)
@@ -593,7 +696,10 @@ class Manager:
                     # the lock keeps the game still meanwhile
                     action, bot = await self.work.decide(bot, view, game.legal_actions())
                     table.bots[seat] = (level, bot)
-                    await self._act_locked(table, seat, action)
+                    if await self._act_locked(table, seat, action, again=False):
+                        self.bot_actions += 1
+                    else:
+                        self.bot_lost += 1
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise
@@ -627,4 +733,9 @@ class Manager:
                     await t.bot_task
             for conn in list(t.connections):
                 await conn.stop()
+        for task in list(self._claiming):
+            task.cancel()
+        if self.bus is not None:
+            await self.bus.close()
+        await self.keepers.close()
         self.work.close()

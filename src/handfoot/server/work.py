@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copyreg
+import dataclasses
+import importlib
 import multiprocessing
 import os
 import signal
@@ -157,6 +160,50 @@ def check_record(record: dict[str, Any]) -> tuple[bool, int, str]:
     deals match their commitments, and its message."""
     report = replay(record)
     return report.ok, report.deals_verified, report.message
+
+
+# ------------------------------------------------------- sending work to the pools
+# Every call carries the game's state: the hand's actions so far, its melds and its rule
+# set, a hundred or more small frozen dataclasses. Each pickles through dataclasses'
+# own __getstate__, which looks up the class's fields every time (most of a busy
+# server's time in its pools' feeder thread). The same fields, looked up once per class:
+
+
+def _restore(cls: type, values: tuple[Any, ...]) -> Any:
+    obj: Any = object.__new__(cls)
+    for name, value in zip(_FIELDS[cls], values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+def _reduce(obj: Any) -> tuple[Any, ...]:
+    return _restore, (type(obj), tuple([getattr(obj, n) for n in _FIELDS[type(obj)]]))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+#: the modules whose slotted dataclasses travel to the pools (a module compiled by
+#: mypyc pickles its classes itself, and is left alone)
+_TRAVELLING = ("handfoot.actions", "handfoot.cards", "handfoot.rules", "handfoot.views",
+               "handfoot.engine.melds", "handfoot.engine.moves", "handfoot.engine.state",
+               "handfoot.engine.deal")
+
+
+def _pickle_dataclasses_quickly() -> None:
+    for name in _TRAVELLING:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        for cls in list(vars(module).values()):
+            getstate = getattr(cls, "__getstate__", None)
+            if (isinstance(cls, type) and dataclasses.is_dataclass(cls)
+                    and cls.__module__ == name and "__slots__" in vars(cls)
+                    and getattr(getstate, "__qualname__", "") == "_dataclass_getstate"):
+                _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+                copyreg.pickle(cls, _reduce)
+
+
+_pickle_dataclasses_quickly()
 
 
 def _context() -> Any:

@@ -1,0 +1,483 @@
+"""``handfoot loadtest URL --tables N --seconds S``: live tables at human pace against a
+running server on this machine, and how long people wait for the push after they act.
+
+Each table has the rule set's seats: one or two people (played here), computer players at the
+others (played by the server, at ``--level``), and zero to two spectators. A person
+acts a couple of seconds after their turn comes (``--think``, 1.5 to 3 s; the next
+action of the same turn after 0.5 to 1.5 s): draws, lays down a meld or two now and
+then, discards. A table whose game is over is replaced by a new one.
+
+What it measures, once the tables are warm (``--warmup``), for ``--seconds``:
+
+* **action to push**: from a person sending an action to the new state arriving on that
+  person's socket (p50, p90, p99, max);
+* **seen by the others**: from the same moment to the new state on the other people's
+  and the spectators' sockets at the table, apart for sockets served by the same
+  server process as the person and by another (several processes: ``hello`` names
+  the process);
+* errors (error messages, failed requests), sockets closed by the server
+  (disconnects; they are opened again), games finished;
+* CPU: the server processes' (the process tree of the server whose ``/api/server``
+  answers, all its workers included, and any ``--server-pid`` given), this load
+  test's own, the whole machine's, and its load average; and this load test's own
+  event loop lag, which adds to every figure measured here.
+
+Only a server on this machine (127.0.0.1, localhost, ::1) is tested. Start it with
+``--limit-tables 0`` (the load test starts many tables from one address).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+MELDS = ("meld", "add", "lay-down")
+FIRST = ("choose-hand", "draw", "pick-up-foot")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def summary_ms(values: list[float]) -> dict[str, Any]:
+    return {"n": len(values), **{f"p{p}": round(percentile(values, p) * 1000, 1)
+                                  for p in (50, 90, 99)},
+            "max": round(max(values) * 1000, 1) if values else float("nan")}
+
+
+def choose(legal: list[dict[str, Any]], melded: int, rng: random.Random) -> dict[str, Any]:
+    """A person's move: draw first, a meld or two now and then, then a discard."""
+    kinds: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for a in legal:
+        kinds[a["type"]].append(a)
+    for kind in FIRST:
+        if kinds[kind]:
+            return kinds[kind][0]
+    if kinds["go-down"]:
+        return kinds["go-down"][0]
+    melds = [a for k in MELDS for a in kinds[k]]
+    if melds and melded < 2 and rng.random() < 0.5:
+        return rng.choice(melds)
+    if kinds["discard"]:
+        return rng.choice(kinds["discard"])
+    if kinds["answer"]:
+        return rng.choice(kinds["answer"])
+    rest = [a for a in legal if a["type"] not in (*MELDS, "take-back", "ask")]
+    return rng.choice(rest or kinds["take-back"] or legal)
+
+
+# ------------------------------------------------------------------ CPU
+
+
+def _ticks(pid: int) -> tuple[int, int] | None:
+    """(CPU ticks, parent pid) of a process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()
+    return int(fields[11]) + int(fields[12]), int(fields[1])
+
+
+def tree_ticks(roots: list[int]) -> dict[int, int]:
+    """CPU ticks of each process in the trees under ``roots``."""
+    procs: dict[int, tuple[int, int]] = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                got = _ticks(int(name))
+                if got is not None:
+                    procs[int(name)] = got
+    children: dict[int, list[int]] = defaultdict(list)
+    for pid, (_, ppid) in procs.items():
+        children[ppid].append(pid)
+    out: dict[int, int] = {}
+    todo = [r for r in roots if r in procs]
+    while todo:
+        pid = todo.pop()
+        if pid in out:
+            continue
+        out[pid] = procs[pid][0]
+        todo.extend(children[pid])
+    return out
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return sum(values) - idle, sum(values)
+
+
+def _hz() -> int:
+    try:
+        return int(os.sysconf("SC_CLK_TCK"))
+    except (ValueError, OSError, AttributeError):
+        return 100
+
+
+# ---------------------------------------------------------------- the run
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    acted: list[float] = field(default_factory=list)
+    seen_same: list[float] = field(default_factory=list)
+    seen_other: list[float] = field(default_factory=list)
+    errors: int = 0
+    error_texts: dict[str, int] = field(default_factory=dict)
+    disconnects: int = 0
+    games: int = 0
+    lag: list[float] = field(default_factory=list)
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        key = text[:80]
+        self.error_texts[key] = self.error_texts.get(key, 0) + 1
+
+
+class Runner:
+    def __init__(self, base: str, args: argparse.Namespace, stats: Stats) -> None:
+        self.base = base.rstrip("/")
+        self.ws_base = "ws" + self.base[4:]
+        self.args = args
+        self.stats = stats
+        self.rng = random.Random(args.seed)
+        self.stop = asyncio.Event()
+        self.seats = 4  #: the rule set's (asked of the server)
+
+    # http, in a thread (a few requests a table)
+    def _request(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())
+
+    async def request(self, method: str, path: str, body: Any = None) -> Any:
+        return await asyncio.to_thread(self._request, method, path, body)
+
+    async def new_table(self) -> dict[str, Any]:
+        rng = self.rng
+        people = rng.choice(self.args.people_choices)
+        seats: list[dict[str, Any]] = [{"kind": "bot", "level": self.args.level}
+                                       for _ in range(self.seats)]
+        for s in rng.sample(range(self.seats), min(people, self.seats)):
+            seats[s] = {"kind": "human", "name": f"person {s + 1}"}
+        try:
+            return dict(await self.request("POST", "/api/tables",
+                                           {"rules": self.args.rules, "seats": seats}))
+        except urllib.error.HTTPError as e:
+            if e.code == 429:
+                raise SystemExit("handfoot loadtest: the server refuses more tables from "
+                                 "this address; start it with --limit-tables 0") from None
+            raise
+
+    async def table(self, index: int) -> None:
+        """One table after another, for as long as the run lasts."""
+        await asyncio.sleep(index * self.args.ramp / max(1, self.args.tables))
+        while not self.stop.is_set():
+            try:
+                made = await self.new_table()
+            except SystemExit:
+                raise
+            except Exception as e:
+                self.stats.error(f"starting a table: {e}")
+                await asyncio.sleep(1.0)
+                continue
+            await Table(self, made).play()
+
+    async def lag(self) -> None:
+        while not self.stop.is_set():
+            start = time.monotonic()
+            await asyncio.sleep(0.05)
+            if self.stats.measuring:
+                self.stats.lag.append(time.monotonic() - start - 0.05)
+
+
+class Table:
+    """One table's sockets: its people and spectators."""
+
+    def __init__(self, runner: Runner, made: dict[str, Any]) -> None:
+        self.runner = runner
+        self.id = str(made["id"])
+        self.people = {int(i["seat"]): str(i["token"]) for i in made["invites"]}
+        self.spectators = runner.rng.choice(runner.args.spectator_choices)
+        self.over = asyncio.Event()
+        #: people's actions in flight: the seq they make -> (when sent, the server
+        #: process of the person's socket, the seat, the sockets that have seen it)
+        self.sent: dict[int, tuple[float, str, int, set[int]]] = {}
+
+    async def play(self) -> None:
+        sockets = [self.socket(k, seat, tok) for k, (seat, tok)
+                   in enumerate(self.people.items())]
+        sockets += [self.socket(len(self.people) + k, None, None)
+                    for k in range(self.spectators)]
+        tasks = [asyncio.ensure_future(s) for s in sockets]
+        stop = asyncio.ensure_future(self.runner.stop.wait())
+        over = asyncio.ensure_future(self.over.wait())
+        await asyncio.wait([stop, over], return_when=asyncio.FIRST_COMPLETED)
+        for t in (*tasks, stop, over):
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        if self.over.is_set() and self.runner.stats.measuring:
+            self.runner.stats.games += 1
+
+    async def socket(self, key: int, seat: int | None, token: str | None) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+        runner, stats = self.runner, self.runner.stats
+        url = f"{runner.ws_base}/ws/{self.id}" + (f"?token={token}" if token else "")
+        rng = random.Random(runner.rng.random())
+        while not runner.stop.is_set() and not self.over.is_set():
+            try:
+                async with connect(url, max_size=1 << 24, open_timeout=30,
+                                   ping_interval=None) as ws:
+                    if await self.session(ws, key, seat, rng):
+                        return
+            except (ConnectionClosed, OSError, TimeoutError) as e:
+                if runner.stop.is_set() or self.over.is_set():
+                    return
+                if stats.measuring:
+                    stats.disconnects += 1
+                    name = f"socket closed: {type(e).__name__}"
+                    stats.error_texts[name] = stats.error_texts.get(name, 0) + 1
+            await asyncio.sleep(0.5)
+
+    def _seen(self, key: int, seat: int | None, process: str, seq: int, now: float) -> None:
+        stats = self.runner.stats
+        for s in [s for s in self.sent if s <= seq]:
+            sent, where, actor, seen = self.sent[s]
+            if key in seen:
+                continue
+            seen.add(key)
+            if stats.measuring:
+                if actor == seat:
+                    stats.acted.append(now - sent)
+                else:
+                    (stats.seen_same if where == process else stats.seen_other).append(
+                        now - sent)
+            if now - sent > 60:
+                del self.sent[s]
+        if len(self.sent) > 16:
+            for s in sorted(self.sent)[:-8]:
+                del self.sent[s]
+
+    async def session(self, ws: Any, key: int, seat: int | None,
+                      rng: random.Random) -> bool:
+        """Read the socket, and act for the seat; True when done with the table."""
+        think, more = self.runner.args.think, self.runner.args.think_more
+        stats = self.runner.stats
+        process = ""
+        waiting = -1  # the seq our action in flight makes
+        last_made = -2  # the seq our last action made (the next one: same turn)
+        melded = 0
+        acting: asyncio.Task[None] | None = None
+
+        async def act(state: dict[str, Any], delay: float) -> None:
+            nonlocal waiting, last_made, melded
+            await asyncio.sleep(delay)
+            action = choose(state["legal"], melded, rng)
+            melded += action["type"] in MELDS
+            made = int(state["seq"]) + 1
+            assert seat is not None
+            self.sent[made] = (time.monotonic(), process, seat, set())
+            waiting = last_made = made
+            await ws.send(json.dumps({"type": "action", "action": action}))
+
+        try:
+            async for raw in ws:
+                now = time.monotonic()
+                msg = orjson.loads(raw)  # the load test's own time counts too: quickly
+                kind = msg.get("type")
+                if kind == "hello":
+                    process = str(msg.get("process", ""))
+                elif kind == "error":
+                    if stats.measuring:
+                        stats.error(str(msg.get("message", "")))
+                    if msg.get("fatal"):
+                        return True
+                    self.sent.pop(waiting, None)
+                    waiting = -1  # refused: the person chooses again
+                elif kind == "state":
+                    seq = int(msg["seq"])
+                    self._seen(key, seat, process, seq, now)
+                    if msg["view"].get("game_over"):
+                        self.over.set()
+                        return True
+                    if seq >= waiting:
+                        waiting = -1
+                    if seat is None or not msg["legal"] or waiting >= 0 \
+                            or (acting is not None and not acting.done()):
+                        continue
+                    if seq != last_made:  # a new turn
+                        melded = 0
+                    delay = rng.uniform(*(more if seq == last_made else think))
+                    acting = asyncio.get_running_loop().create_task(act(msg, delay))
+        finally:
+            if acting is not None:
+                acting.cancel()
+        return False
+
+
+async def run(base: str, args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats()
+    runner = Runner(base, args, stats)
+    info = await runner.request("GET", "/api/server")
+    offered = await runner.request("GET", "/api/rule-sets")
+    runner.seats = next((int(r["seats"]) for r in offered["rule_sets"]
+                         if r["name"] == args.rules), 4)
+    roots = [int(info["root"])] if "root" in info else []
+    roots += args.server_pid
+    lag = asyncio.ensure_future(runner.lag())
+    tables = [asyncio.ensure_future(runner.table(i)) for i in range(args.tables)]
+    await asyncio.sleep(args.warmup)
+    hz = _hz()
+    t0 = time.monotonic()
+    server0, me0, machine0 = tree_ticks(roots), os.times(), machine_ticks()
+    db0 = tree_ticks(args.db_pid)
+    stats.measuring = True
+    done, _ = await asyncio.wait([*tables], timeout=args.seconds,
+                                 return_when=asyncio.FIRST_EXCEPTION)
+    stats.measuring = False
+    elapsed = time.monotonic() - t0
+    server1, me1, machine1 = tree_ticks(roots), os.times(), machine_ticks()
+    db1 = tree_ticks(args.db_pid)
+    runner.stop.set()
+    for t in (*tables, lag):
+        t.cancel()
+    for t in done:
+        if t.exception() is not None:
+            raise t.exception()  # type: ignore[misc]
+    await asyncio.gather(*tables, lag, return_exceptions=True)
+    per_process = {pid: round((server1[pid] - server0.get(pid, 0)) / hz / elapsed, 2)
+                   for pid in server1}
+    busy = machine1[0] - machine0[0]
+    total = machine1[1] - machine0[1]
+    return {
+        "tables": args.tables, "seconds": round(elapsed, 1), "rules": args.rules,
+        "level": args.level, "people_actions": len(stats.acted),
+        "actions_per_second": round(len(stats.acted) / elapsed, 1),
+        "action_to_push_ms": summary_ms(stats.acted),
+        "seen_same_process_ms": summary_ms(stats.seen_same),
+        "seen_other_process_ms": summary_ms(stats.seen_other),
+        "errors": stats.errors, "error_kinds": stats.error_texts,
+        "disconnects": stats.disconnects, "games_finished": stats.games,
+        "server_cpu_cores": round(sum(per_process.values()), 2),
+        "server_processes": len(per_process),
+        "server_cpu_by_process": {str(k): v for k, v in sorted(per_process.items()) if v},
+        "database_cpu_cores": round(sum(v - db0.get(k, 0) for k, v in db1.items())
+                                    / hz / elapsed, 2) if args.db_pid else None,
+        "loadtest_cpu_cores": round((me1.user + me1.system - me0.user - me0.system)
+                                    / elapsed, 2),
+        "machine_busy": round(busy / total, 3) if total else None,
+        "machine_cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "loadtest_loop_lag_ms": summary_ms(stats.lag),
+    }
+
+
+def _range(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
+
+
+def _choices(text: str) -> list[int]:
+    low, high = _range(text)
+    return list(range(int(low), int(high) + 1))
+
+
+def report(r: dict[str, Any]) -> str:
+    def line(what: str, s: dict[str, Any]) -> str:
+        return (f"  {what}: {s['n']} pushes, p50 {s['p50']} ms, p90 {s['p90']} ms, "
+                f"p99 {s['p99']} ms, max {s['max']} ms")
+    out = [f"{r['tables']} tables ({r['rules']}, {r['level']} computer players) for "
+           f"{r['seconds']} s: {r['people_actions']} people's actions "
+           f"({r['actions_per_second']}/s)",
+           line("action to push, the acting person", r["action_to_push_ms"]),
+           line("seen by the others at the table, same process", r["seen_same_process_ms"]),
+           line("seen by the others at the table, other process",
+                r["seen_other_process_ms"]),
+           f"  errors {r['errors']}, disconnects {r['disconnects']}, games finished "
+           f"{r['games_finished']}"
+           + (f" ({'; '.join(f'{k}: {v}' for k, v in r['error_kinds'].items())})"
+              if r["error_kinds"] else ""),
+           f"  CPU: server {r['server_cpu_cores']} cores in {r['server_processes']} "
+           f"processes, "
+           + (f"the database {r['database_cpu_cores']} cores, "
+              if r["database_cpu_cores"] is not None else "")
+           + f"this load test {r['loadtest_cpu_cores']} cores; the machine "
+           f"{r['machine_busy'] if r['machine_busy'] is None else round(r['machine_busy'] * 100)}"
+           f"% busy of {r['machine_cores']} cores, load average {r['load_average']}",
+           line("this load test's own loop lag", r["loadtest_loop_lag_ms"])]
+    return "\n".join(out)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("loadtest", help="live tables at human pace against a server on "
+                       "this machine: push latency, errors, CPU")
+    p.add_argument("url", help="the server, e.g. http://127.0.0.1:8000 (this machine only)")
+    p.add_argument("--tables", type=int, default=50, help="live tables (50)")
+    p.add_argument("--seconds", type=float, default=60, help="how long to measure (60)")
+    p.add_argument("--warmup", type=float, default=20,
+                   help="seconds before measuring, while the tables start (20)")
+    p.add_argument("--ramp", type=float, default=10,
+                   help="seconds over which the tables are started (10)")
+    p.add_argument("--rules", default="six-deck", help="rule set (six-deck)")
+    p.add_argument("--level", default="medium", help="computer players' level (medium)")
+    p.add_argument("--people", default="1-2", help="people at a table (1-2)")
+    p.add_argument("--spectators", default="0-2", help="spectators at a table (0-2)")
+    p.add_argument("--think", default="1.5-3", help="seconds before a person's first "
+                   "action of a turn (1.5-3)")
+    p.add_argument("--think-more", default="0.5-1.5",
+                   help="seconds before each next action of the turn (0.5-1.5)")
+    p.add_argument("--server-pid", type=int, action="append", default=[],
+                   help="also count this process's CPU (and its children's)")
+    p.add_argument("--db-pid", type=int, action="append", default=[],
+                   help="count this process's CPU (and its children's) as the database's "
+                        "(PostgreSQL's first process, on this machine)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_loadtest)
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    host = urlsplit(args.url).hostname or ""
+    if host not in LOOPBACK and not host.startswith("127."):
+        print("handfoot loadtest: only a server on this machine is tested (127.0.0.1, "
+              "localhost or ::1).", file=sys.stderr)
+        return 2
+    args.think = _range(args.think)
+    args.think_more = _range(args.think_more)
+    args.people_choices = _choices(args.people)
+    args.spectator_choices = _choices(args.spectators)
+    result = asyncio.run(run(args.url, args))
+    print(json.dumps(result) if args.json else report(result), flush=True)
+    return 0
