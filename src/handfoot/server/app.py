@@ -163,6 +163,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def api_presets(request: Request) -> Response:
         out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
                 "saved": False} for n in PRESET_NAMES]
@@ -490,6 +493,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     routes = [
         Route("/", index),
         Route("/table/{id}", index),
+        Route("/favicon.ico", favicon),
         Route("/api/rule-sets", api_presets),
         Route("/api/rules/{name}", api_rules),
         Route("/api/rule-sets/check", api_check_rules, methods=["POST"]),

@@ -85,14 +85,14 @@ def _meld_json(m: Any) -> dict[str, Any]:
 
 
 def seat_names(seats: Sequence[dict[str, Any]]) -> list[str]:
-    """Each seat's name in the log: the person's name, or "Computer 2", "Player 3"."""
+    """Each seat's name in the log: its name, or "Computer 2", "Player 3"."""
     out = []
     for i, s in enumerate(seats):
         name = str(s.get("name") or "").strip()
-        if s.get("kind") == "bot":
-            out.append(f"Computer {i + 1}")
-        elif name and name != "You":  # the lobby's quick game names its one person "You"
+        if name and name != "You":  # the lobby's quick game names its one person "You"
             out.append(name)
+        elif s.get("kind") == "bot":
+            out.append(f"Computer {i + 1}")
         else:
             out.append(f"Player {i + 1}")
     return out
