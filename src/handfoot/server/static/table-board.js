@@ -41,14 +41,14 @@ function renderTop() {
   const turn = v.game_over ? "Game over" : s.waiting ? `Hand ${s.waiting.hand} is over`
     : v.actor === me ? "Your turn" : `${seatLabel(v.actor)}'s turn`.replace("You's", "Your");
   $("#info").innerHTML = `<span class="turn ${v.actor === me && !v.game_over && !s.waiting ? "mine" : ""}">${esc(turn)}</span>
-    <span>Hand ${v.hand_number} of ${v.hands_in_game}</span>
-    <span>${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
+    <span class="this-hand">Hand ${v.hand_number} of ${v.hands_in_game}</span>
+    <span class="this-hand">${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
     <span class="totals">${v.totals.map((t, i) => `${i === myTeamIndex() && me !== null ? "Us" : "Team " + (i + 1)} ${t}`).join(" · ")}</span>`;
   const reason = s.pile_reason;
-  $("#pile").innerHTML = `<span class="zone-name">Pile</span>${v.pile_top ? cardHTML(v.pile_top, "", `aria-label="${cardName(v.pile_top)} on top"`) : "<i>empty</i>"}
-    <span class="count">${plural(v.pile_size, "card")}</span>
-    ${reason ? `<span class="why" id="pile-why">${esc(reason)}</span>` : ""}`;
+  $("#pile").innerHTML = `<span class="zone-name">Pile</span>${v.pile_top ? cardHTML(v.pile_top, "", `role="img" aria-label="${cardName(v.pile_top)} on top"`) + `<span class="count">${plural(v.pile_size, "card")}</span>` : "<i>empty</i>"}`;
   $("#pile").classList.toggle("blocked", Boolean(reason));
+  $("#pile-why").textContent = reason || "";
+  $("#pile-why").hidden = !reason;
   $("#stock").innerHTML = `<span class="zone-name">Stock</span><span class="card back" aria-hidden="true"></span><span class="count">${plural(v.stock_size, "card")}</span>`;
 }
 
@@ -166,8 +166,9 @@ function renderStacks() {
   $("#hand").setAttribute("aria-label", "Your two stacks");
   $("#hand").innerHTML = `<div class="stacks">${[0, 1].map((k) => `<div class="stack">
       <span class="stack-name">Stack ${k + 1}</span>
-      <span class="pile-of">${cardHTML(tops[k], "", `role="img" aria-label="${cardName(tops[k])} face up"`)}<span class="card back" aria-hidden="true"></span></span>
-      <button class="take-stack big" data-stack="${k}" ${legal ? "" : "disabled"}>Take this stack as your hand</button></div>`).join("")}</div>
+      ${cardHTML(tops[k], "", `role="img" aria-label="${cardName(tops[k])} face up"`)}
+      <span class="under">and the cards under it</span>
+      <button class="take-stack big" id="act-choose-${k + 1}" data-stack="${k}" ${legal ? "" : "disabled"}>Take this stack as your hand</button></div>`).join("")}</div>
     <p class="stack-note">The other stack becomes your foot, for later.</p>`;
   for (const el of document.querySelectorAll("button.take-stack")) {
     el.addEventListener("click", () => act({ type: "choose-hand", stack: Number(el.dataset.stack) }));

@@ -98,27 +98,24 @@ function renderEndOfHand() {
       <table class="lines">${t.lines.map((l) => `<tr><td>${esc(l[0])}</td><td>${l[1]}</td></tr>`).join("")}</table>
       <div class="final-melds">${(finals[t.team] || []).map((m) => `<span class="final-meld ${m.complete ? "book" : ""}">${esc(m.label)} ×${m.cards.length}${m.complete ? " ✓" : ""}</span>`).join(" ") || "<i>no melds</i>"}</div>
     </div>`).join("");
-  body += `<p class="totals-line">Totals: ${v.totals.map((t, i) => `${i === mineTeam && me !== null ? "your team" : "team " + (i + 1)} ${t}`).join(", ")}</p>`;
+  const totals = `<p class="totals-line">Totals: ${v.totals.map((t, i) => `${i === mineTeam && me !== null ? "your team" : "team " + (i + 1)} ${t}`).join(", ")}</p>`;
   let foot = "";
   if (v.game_over) {
     foot = `<a href="/?replay=${s.table}">Replay the game</a> · <a href="/api/tables/${s.table}/record" download>Download the record</a> <span class="fair"></span>`;
-  } else if (me !== null) {
+  } else if (s.waiting) {  // the "Next hand" button is with the other buttons, at the bottom
     const waiting = s.waiting;
-    const pressed = waiting ? waiting.ready.includes(me) : h.number <= seen;
-    const others = waiting ? waiting.people.filter((p) => p !== me && !waiting.ready.includes(p)) : [];
-    foot = pressed ? `<p class="waiting">Waiting for ${others.map(seatLabel).join(", ") || "the others"} to press Next hand…</p>`
-      : `<button id="next-hand" class="big">Next hand</button>`;
+    const others = waiting.people.filter((p) => p !== me && !waiting.ready.includes(p));
+    foot = others.length ? `<p class="waiting">Waiting for ${others.map(seatLabel).join(", ")} to press Next hand.</p>` : "";
   }
-  box.innerHTML = `<h2 id="end-title">${esc(title)}</h2><div class="score-teams">${body}</div>${foot}`;
-  const btn = $("#next-hand");
-  if (btn) {
-    btn.addEventListener("click", () => {
-      localStorage.setItem("hf-seen-" + s.table, String(h.number));
-      send({ type: "next-hand" });
-      if (!s.waiting) render();
-    });
-  }
+  box.innerHTML = `<h2 id="end-title">${esc(title)}</h2><div class="score-teams">${body}</div>${totals}${foot}`;
   if (v.game_over) showFair(s.table, box.querySelector(".fair"));
+}
+
+function nextHand() {
+  const s = hf.state;
+  localStorage.setItem("hf-seen-" + s.table, String(s.last_hand.number));
+  send({ type: "next-hand" });
+  if (!s.waiting) render();
 }
 
 // ---------------------------------------------------------------- help at the table

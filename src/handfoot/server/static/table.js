@@ -83,10 +83,10 @@ function render(previous) {
   renderOthers();
   renderMelds();
   renderHand();
-  renderActions();
   renderLog();
   renderSheet();
   renderEndOfHand();
+  renderActions();
   showNotice(s.notice);
   showSeal(s);
   showTurn();
@@ -106,7 +106,8 @@ function promptText() {
   const s = hf.state, v = s.view, kinds = legalKinds(), sel = selectedCodes();
   if (s.seat === null) return v.game_over ? "The game is over." : `You are watching. ${seatLabel(v.actor)} to play.`;
   if (v.game_over) return "The game is over.";
-  if (s.waiting) return "The hand is over. Press Next hand when you are ready.";
+  if (s.waiting && s.waiting.ready.includes(s.seat)) return "Waiting for the others to press Next hand…";
+  if (s.waiting) return "Look over the hand, then press Next hand when you are ready.";
   if (!myTurn()) {
     if (v.phase === "ask" && v.actor !== s.seat) return `Waiting for ${seatLabel(v.actor).replace(/^Your/, "your")} to answer…`;
     return v.phase === "choose" ? "Waiting for the others to choose their hands…" : `Waiting for ${seatLabel(v.actor).replace(/^Your/, "your")} to play…`;
@@ -137,9 +138,11 @@ function renderActions() {
     if (kinds.has("take-upcard")) btns.push(button("upcard", KIND_LABEL["take-upcard"], true, () => act({ type: "take-upcard" })));
     btns.push(button("pile", "Take pile (P)", kinds.has("take-pile"), takePile));
   }
-  if (kinds.has("choose-hand")) {
-    btns.push(button("choose-1", "Take stack 1", true, () => act({ type: "choose-hand", stack: 0 })));
-    btns.push(button("choose-2", "Take stack 2", true, () => act({ type: "choose-hand", stack: 1 })));
+  // (the two stacks have their own buttons, beside their face-up cards)
+  if (s.seat !== null && !v.game_over && s.last_hand && $("#end-of-hand") && !$("#end-of-hand").hidden) {
+    const waiting = s.waiting, seen = Number(localStorage.getItem("hf-seen-" + s.table) || 0);
+    const pressed = waiting ? waiting.ready.includes(s.seat) : s.last_hand.number <= seen;
+    if (!pressed) btns.push(button("next-hand", "Next hand (N)", true, nextHand));
   }
   if (mine && v.phase === "play") {
     const down = myTeamView().opened;
@@ -147,7 +150,7 @@ function renderActions() {
     if (kinds.has("meld") || down) btns.push(button("lay", down ? "Lay down (L)" : "Lay out (L)", Boolean(layOk), () => act(meldAction())));
     if (kinds.has("go-down")) btns.push(button("go-down", "Go down (O)", true, () => act({ type: "go-down" })));
     const addOk = legal().some((a) => a.type === "add" && a.cards.every((c) => sel.includes(c)));
-    if (kinds.has("add")) btns.push(button("add", "Add to meld (A)", addOk, () => { hf.addMode = true; showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
+    if (kinds.has("add")) btns.push(button("add", "Add to meld (A)", addOk, () => { hf.addMode = true; hf.addNum = 0; showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
     const discardOk = sel.length === 1 && legal().some((a) => a.type === "discard" && a.card === sel[0]);
     if (kinds.has("discard")) btns.push(button("discard", "Discard (X)", discardOk, () => act({ type: "discard", card: sel[0] })));
   }
@@ -229,7 +232,13 @@ document.addEventListener("keydown", (e) => {
   const k = e.key.toLowerCase();
   const cards = [...document.querySelectorAll("#hand .card")];
   const click = (id) => { const b = $("#act-" + id); if (b && !b.disabled) b.click(); };
-  if (hf.addMode && /^[0-9]$/.test(k)) { addTo(Number(k) - 1); return; }
+  if (hf.addMode && /^[0-9]$/.test(k)) {
+    // the meld's number; a second digit where the team has ten melds or more (or Enter)
+    hf.addNum = (hf.addNum || 0) * 10 + Number(k);
+    if (myTeamView().melds.length < hf.addNum * 10) { const n = hf.addNum; hf.addNum = 0; addTo(n - 1); }
+    e.preventDefault(); return;
+  }
+  if (hf.addMode && k === "enter" && hf.addNum) { const n = hf.addNum; hf.addNum = 0; addTo(n - 1); e.preventDefault(); return; }
   if (k === "arrowright" || k === "arrowleft") {
     if (!cards.length) return;
     const at = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .card");
@@ -242,7 +251,7 @@ document.addEventListener("keydown", (e) => {
     if (el && el.dataset && el.dataset.i !== undefined && el.closest("#hand")) { toggle(Number(el.dataset.i)); e.preventDefault(); }
   } else if (k === "escape") { hf.selected.clear(); hf.addMode = false; showMessage(""); hideHint(); $("#pile-options").innerHTML = ""; renderHand(); requestPreview(); }
   else if (k === "h" && !$("#hint").hidden) { $("#hint").click(); e.preventDefault(); }
-  else if (k === "n" && $("#next-hand")) { $("#next-hand").click(); e.preventDefault(); }
+  else if (k === "n" && $("#act-next-hand")) { $("#act-next-hand").click(); e.preventDefault(); }
   else {
     const map = { d: "draw", p: "pile", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" };
     if (map[k]) { click(map[k]); e.preventDefault(); }
