@@ -96,3 +96,33 @@ def test_the_pile_s_reason_is_the_engine_s_for_each_viewer(server: ServerProcess
         assert st["type"] == "state"
     finally:
         me.close()
+
+
+def test_a_hint_for_one_s_own_turn_and_the_table_s_rules_in_words(
+        server: ServerProcess) -> None:
+    out = server.post("/api/tables", {"rules": "classic", "seed": 3, "seats": [
+        {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+    me = server.client(out["id"], out["invites"][0]["token"])
+    try:
+        hello = me.wait(lambda m: m["type"] == "hello")
+        assert hello["hint"] is True
+        assert any(line.startswith("To go out your team needs") for line in hello["rules_words"])
+        st = _play_until(me, random.Random(1), lambda m: bool(m["legal"]))
+        n = me.count()
+        me.send({"type": "hint"})
+        hint = me.wait_new(n, lambda m: m["type"] in ("hint", "error"))
+        assert hint["type"] == "hint" and hint["seq"] == st["seq"], hint
+        assert hint["action"] in st["legal"] or hint["action"]["type"] in {
+            a["type"] for a in st["legal"]}
+        assert hint["text"].endswith(".")
+        # not one's turn: no hint
+        me.act(hint["action"] if hint["action"]["type"] == "draw" else st["legal"][0])
+        me.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > st["seq"])
+        later = me.state()
+        if later["view"]["actor"] != 0:
+            n = me.count()
+            me.send({"type": "hint"})
+            err = me.wait_new(n, lambda m: m["type"] in ("hint", "error"))
+            assert err["type"] == "error" and "your own turn" in err["message"]
+    finally:
+        me.close()

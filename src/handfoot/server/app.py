@@ -6,6 +6,7 @@ WebSocket ``/ws/{table}?token=T`` (no token: a spectator). Client to server::
     {"type": "preview", "action": {...}}    what it would be worth, and the engine's word
     {"type": "computer", "on": true}        hand my seat to a computer player (or back)
     {"type": "next-hand"}                   ready for the next hand (after one ended)
+    {"type": "hint"}                        what the medium computer player would do now
 
 Server to client: ``{"type": "state", ...}`` after every change (only this seat's view),
 ``{"type": "preview", ...}`` and ``{"type": "error", "message": ...}``.
@@ -37,6 +38,7 @@ from handfoot.engine import IllegalAction
 from handfoot.fair import new_secret
 from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
+from handfoot.rules_words import rules_in_words
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
@@ -365,7 +367,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         conn.start()
         table.connections.append(conn)
         try:
-            conn.push(_hello(table, seat))
+            conn.push(await _hello(table, seat))
             await manager.broadcast(table)  # this one's view, and everyone sees who is here
             while not conn.dropped:
                 raw = await ws.receive()
@@ -398,9 +400,14 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                     await manager.broadcast(table)
                     await manager.next_hand(table, None)  # nobody waits for who left
 
-    def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    async def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
+        if table.club_event is None:
+            table.club_event = await asyncio.to_thread(
+                lambda: store.event_table(table.id) is not None)
         return {"type": "hello", "table": table.id, "seat": seat,
-                "rules": table.row.rules_name}
+                "rules": table.row.rules_name,
+                # "This table's rules" in plain words; hints are off at club events
+                "rules_words": rules_in_words(table.rules), "hint": not table.club_event}
 
     def _may_hand_over(table: LiveTable, conn: Connection, target: int, creator: Any) -> bool:
         """Who may hand an absent seat to the computer: its own holder, or the table's
@@ -458,6 +465,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if kind == "next-hand":
             await manager.next_hand(table, seat)
             return None
+        if kind == "hint":
+            return await manager.hint(table, seat)
         if kind not in ("action", "preview"):
             return {"type": "error", "message": f"Unknown message type {kind!r}."}
         try:

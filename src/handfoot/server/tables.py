@@ -31,6 +31,7 @@ from handfoot.bots import BOTS, Bot, make_bot
 from handfoot.engine import IllegalAction
 from handfoot.fair import hand_salt, seeded_salt
 from handfoot.game import Game
+from handfoot.hint import hint_text
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
@@ -94,6 +95,8 @@ class LiveTable:
     fair: dict[str, Any] | None = None
     #: the recent moves in words, and the pause between hands
     moves: MoveLog = field(default_factory=MoveLog)
+    #: a club event's table (no hints there); None until looked up
+    club_event: bool | None = None
 
     @property
     def id(self) -> str:
@@ -480,6 +483,26 @@ class Manager:
         seats[seat].setdefault("level", default_level())
         self.store.set_seats(table.id, seats)
         table.row = dataclasses.replace(table.row, seats=seats)
+
+    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        """What the medium computer player would do for this seat now, and why (worked out
+        in a worker process, from the seat's own legal actions)."""
+        if table.club_event is None:
+            table.club_event = await asyncio.to_thread(
+                lambda: self.store.event_table(table.id) is not None)
+        if table.club_event:
+            return {"type": "error", "message": "Hints are off at club-event tables."}
+        game = table.game
+        if game.over or table.paused or game.actor != seat:
+            return {"type": "error", "message": "A hint is for your own turn."}
+        seq = table.seq
+        try:
+            out = await self.work.run("people", hint_text, game.legal_actions())
+        except Exception:
+            if not self.closing:
+                log.exception("a hint at table %s", table.id)
+            return {"type": "error", "message": "No hint just now; try again."}
+        return {"type": "hint", "seq": seq, **out}
 
     async def next_hand(self, table: LiveTable, seat: int | None) -> None:
         """A person is ready for the next hand (``seat`` None: nobody new; someone left or

@@ -123,6 +123,7 @@ function renderRulesWords(lines) {
   $("#rules-words").innerHTML = lines && lines.length ? `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : "";
 }
 function showHint(m) {
+  if (!hf.state || m.seq !== hf.state.seq) return;  // about a turn that has moved on
   const el = $("#hint-line");
   el.hidden = false;
   el.textContent = m.text;
