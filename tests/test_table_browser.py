@@ -294,7 +294,16 @@ def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
             break
         kind, a = player.choose(st)
         if kind == "draw" and "1-your-turn" in shots:
+            # the hint: what the medium computer player would do, and why, in one line
+            page.keyboard.press("h")
+            page.wait_for_function("/^Hint: [A-Z].*\\.$/.test(document.querySelector('#hint-line')"
+                                   ".textContent)")
+            assert page.inner_text("#hint-line").startswith(("Hint: Draw", "Hint: Take"))
+            # this table's rules, in plain words
+            assert "To go out your team needs" in (page.text_content("#rules-words") or "")
+            page.evaluate("document.querySelector('#rules-box').open = true")
             shot(page, "1-your-turn")
+            page.evaluate("document.querySelector('#rules-box').open = false")
             shots.discard("1-your-turn")
         if kind == "discard" and "2-refused-then-esc" in shots:
             # a selection the engine refuses: its word is shown; Esc clears it all
@@ -330,5 +339,91 @@ def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
     page.keyboard.press("n")  # Next hand
     st = wait_for(page, lambda s: s["waiting"] is None)
     assert st["view"]["hand_number"] == 2
+    assert not errors, errors
+    page.close()
+
+
+# ------------------------------------------------------------ sorting, dragging
+def hand_codes(page: Page) -> list[str]:
+    return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    a = page.locator(source).bounding_box()
+    b = page.locator(target).bounding_box()
+    assert a is not None and b is not None
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(a["x"] + a["width"] / 2 + 15, a["y"] + 10, steps=3)
+    page.mouse.move(b["x"] + 8, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_the_hand_sorted_by_suit_and_rearranged_by_dragging(
+        browser: Browser, server: ServerProcess) -> None:  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start(page, server.base, "texas-good-sam")
+    page.click("#quick-play")
+    page.wait_for_selector("#hand .card")
+    st = wait_for(page, my_move_or_hand_over)
+    by_rank = hand_codes(page)
+    assert by_rank == st["view"]["hand"]  # sorted by rank, as the server sends it
+    page.click("#sort-suit")
+    by_suit = hand_codes(page)
+    suits = [c[-1] for c in by_suit if c != "JK"]
+    assert suits == sorted(suits, key="CDHS".index) and sorted(by_suit) == sorted(by_rank)
+    assert page.get_attribute("#sort-suit", "aria-pressed") == "true"
+    # the last card dragged before the first one: the person's own order, kept
+    last = by_suit[-1]
+    drag(page, "#hand .card >> nth=-1", "#hand .card >> nth=0")
+    page.wait_for_function(f"document.querySelector('#hand .card').dataset.code === '{last}'")
+    assert hand_codes(page) == [last, *by_suit[:-1]]
+    assert page.get_attribute("#sort-suit", "aria-pressed") == "false"
+    # a click still selects (a drag is not a click)
+    assert page.locator("#hand .card.selected").count() == 0
+    page.click("#hand .card >> nth=1")
+    assert page.locator("#hand .card.selected").count() == 1
+    page.click("#sort-rank")
+    assert hand_codes(page) == st["view"]["hand"]
+    page.keyboard.press("Escape")
+    # play on (clicks) until a card can go on a meld: dragged there, it is added
+    player = Turns()
+    for _ in range(300):
+        st = wait_for(page, my_move_or_hand_over)
+        assert not st["view"]["game_over"], "no card could be added to a meld this game"
+        kind, a = player.choose(st)
+        if kind == "add" and len(a["cards"]) == 1:
+            page.wait_for_selector(f'#melds .meld.target[data-meld="{a["meld"]}"]')
+            drag(page, f'#hand .card[data-code="{a["cards"][0]}"] >> nth=0',
+                 f'#melds .meld.target[data-meld="{a["meld"]}"] .chip')
+            new = after(page, st)
+            mine = new["view"]["teams"][new["view"]["players"][new["seat"]]["team"]]
+            assert a["cards"][0] in mine["melds"][a["meld"]]["cards"]
+            assert new["log"][0]["text"].startswith("You added ")
+            break
+        if kind in ("draw", "pick-up-foot", "answer"):
+            page.keyboard.press({"draw": "d", "pick-up-foot": "f", "answer": "y"}[kind])
+        elif kind == "discard":
+            page.click(f'#hand .card[data-code="{a["card"]}"] >> nth=0')
+            page.click("#act-discard")
+        elif kind == "meld":
+            for code in a["cards"]:
+                page.click(f'#hand .card[data-code="{code}"]:not(.selected) >> nth=0')
+            page.wait_for_selector("#act-lay:not([disabled])")
+            page.click("#act-lay")
+        elif kind == "add":
+            for code in a["cards"]:
+                page.click(f'#hand .card[data-code="{code}"]:not(.selected) >> nth=0')
+            page.click("#act-add")
+            page.click(f'#melds .meld.target[data-meld="{a["meld"]}"] .chip')
+        elif kind == "take-back":
+            page.click(f'#melds button.take-back[data-meld="{a["meld"]}"]')
+        else:
+            page.click("#act-" + {"end-turn": "end"}.get(kind, kind))
+        after(page, st)
+    else:
+        raise AssertionError("no card was dragged onto a meld")
     assert not errors, errors
     page.close()

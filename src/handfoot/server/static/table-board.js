@@ -151,7 +151,7 @@ function renderHand() {
   box.innerHTML = order.map((i, pos) => {
     const c = v.hand[i], sel = hf.selected.has(i);
     return cardHTML(c, (sel ? "selected " : "") + (fresh.has(i) ? "fresh" : ""),
-      `tabindex="${pos === hf.focus ? 0 : -1}" role="button" aria-pressed="${sel}" data-i="${i}" data-pos="${pos}" data-code="${c}" draggable="true" aria-label="${cardName(c)}${fresh.has(i) ? ", just drawn" : ""}"`);
+      `tabindex="${pos === hf.focus ? 0 : -1}" role="button" aria-pressed="${sel}" data-i="${i}" data-pos="${pos}" data-code="${c}" aria-label="${cardName(c)}${fresh.has(i) ? ", just drawn" : ""}"`);
   }).join("") || (me === null ? "<p>You are watching: hands are hidden.</p>" : "<p>No cards in your hand.</p>");
   for (const el of box.querySelectorAll(".card")) {
     el.addEventListener("click", () => { if (!hf.dragged) toggle(Number(el.dataset.i)); });

@@ -126,5 +126,5 @@ function showHint(m) {
   if (!hf.state || m.seq !== hf.state.seq) return;  // about a turn that has moved on
   const el = $("#hint-line");
   el.hidden = false;
-  el.textContent = m.text;
+  el.textContent = "Hint: " + m.text;
 }
