@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -126,3 +127,10 @@ def test_a_hint_for_one_s_own_turn_and_the_table_s_rules_in_words(
             assert err["type"] == "error" and "your own turn" in err["message"]
     finally:
         me.close()
+
+
+def test_the_site_has_a_favicon(server: ServerProcess) -> None:
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        with urllib.request.urlopen(server.base + path, timeout=10) as r:
+            assert r.status == 200 and r.headers["content-type"].startswith("image/svg")
+            assert b"<svg" in r.read()

@@ -50,6 +50,13 @@ def start(page: Page, base: str, rules: str) -> None:
     page.select_option("#quick-rules", rules)
 
 
+#: counts the brief animations the page starts (none where less motion is asked for)
+COUNT_ANIMATIONS = """window.animations = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.animations += 1;
+  return animate.apply(this, args); };"""
+
+
 class Turns:
     """A simple player: draw, go down or lay down what the engine lists (taking back what
     cannot open), add, discard the first card the engine allows; it remembers what it saw."""
@@ -138,8 +145,10 @@ def check_phone_layout(page: Page, zones: tuple[str, ...] = ("#stock", "#pile", 
 def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,  # noqa: F811
                                                     server: ServerProcess) -> None:  # noqa: F811
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=1)
+                                  is_mobile=True, device_scale_factor=1,
+                                  reduced_motion="reduce")
     page = context.new_page()
+    page.add_init_script(COUNT_ANIMATIONS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     start(page, server.base, "alabama-samboree")
@@ -172,6 +181,7 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,  # noqa: F8
             # the cards just drawn are marked in the hand, and the log says so first
             page.wait_for_selector("#hand .card.fresh")
             assert page.locator("#hand .card.fresh").count() == len(new["fresh"])
+            assert page.evaluate("window.animations") == 0  # asked for less motion: none
             assert page.inner_text("#log li:first-child").startswith("You drew ")
             assert page.inner_text("#prompt").startswith(("Lay ", "Lay out", "Go down"))
             shot(page, "3-drawn")
@@ -265,6 +275,7 @@ def key_move(page: Page, st: Any, kind: str, a: Any) -> None:
 def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
         browser: Browser, server: ServerProcess) -> None:  # noqa: F811
     page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.add_init_script(COUNT_ANIMATIONS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     start(page, server.base, "classic")
@@ -335,6 +346,9 @@ def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
     assert page.is_enabled("#act-next-hand")
     # the log tells the last move as the viewer knows it
     assert page.locator("#log li").count() > 10
+    # the cards drawn flew in from the stock, melds grew in; each move was announced
+    assert page.evaluate("window.animations") > 0
+    assert page.text_content("#live")
     shot(page, "4-hand-over")
     page.keyboard.press("n")  # Next hand
     st = wait_for(page, lambda s: s["waiting"] is None)
