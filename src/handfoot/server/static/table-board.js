@@ -70,11 +70,13 @@ function meldHTML(m, t, opts) {
   const state = m.complete ? (m.book_name || m.book || "book") : (m.wilds ? "dirty" : "clean");
   const cls = ["meld", m.complete ? "book" : "", m.wilds ? "dirty" : "clean", opts.target ? "target" : "",
     opts.laidOut ? "laid-out" : "", open ? "open" : "", hf.newMelds.has(key) ? "appear" : ""].join(" ");
+  // a complete book shows its rank's card (opened, all of them)
+  const shown = m.complete && !open ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards;
   const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : "";
   return `<div class="${cls}" data-meld="${m.index}" data-team="${t.team}" data-key="${key}">
     <button class="chip" type="button" aria-expanded="${open}" aria-label="Meld ${m.index + 1}: ${esc(m.label)}, ${plural(m.cards.length, "card")}, ${esc(state)}${opts.target ? "; select cards and tap to add" : ""}">
-      <b>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}</span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || "book") : state + ", needs " + m.needs)}</span></button>
-    <span class="cards">${m.cards.map((c) => cardHTML(c, "small", `role="img" aria-label="${cardName(c)}"`)).join("")}</span>${takeBack}</div>`;
+      <b>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}</span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || "book") : `${state}, ${m.needs} more`)}</span></button>
+    <span class="cards">${shown.map((c) => cardHTML(c, "small", `role="img" aria-label="${cardName(c)}"`)).join("")}${shown.length < m.cards.length ? `<span class="more">+${m.cards.length - shown.length}</span>` : ""}</span>${takeBack}</div>`;
 }
 function teamHTML(t, melds, opts) {
   const s = hf.state, me = s.seat, mine = t.team === myTeamIndex() && me !== null;
