@@ -30,7 +30,8 @@ def wait_for(page: Page, what: Callable[[Any], bool], timeout: float = 30) -> An
         st = state(page)
         if st is not None and what(st):
             return st
-        assert time.monotonic() < deadline, "it did not come"
+        assert time.monotonic() < deadline, (
+            f"it did not come: {page.inner_text('#prompt')!r} {page.inner_text('#message')!r}")
         page.wait_for_timeout(40)
 
 
@@ -139,6 +140,10 @@ def check_phone_layout(page: Page, zones: tuple[str, ...] = ("#stock", "#pile", 
         .map((e) => [e.id || e.className || e.textContent, e.getBoundingClientRect()])
         .filter(([, r]) => r.width < 44 || r.height < 44).map(([n]) => n)""")
     assert not small, small
+    cut = page.evaluate("""() => [...document.querySelectorAll('#table button, #hand .card')]
+        .filter((e) => e.offsetParent && e.getBoundingClientRect().right > innerWidth)
+        .map((e) => e.id || e.textContent)""")
+    assert not cut, cut  # nothing cut off at the right edge
     page.evaluate("window.scrollTo(0, 0)")
 
 
@@ -264,8 +269,12 @@ def key_move(page: Page, st: Any, kind: str, a: Any) -> None:
         key_select(page, a["cards"])
         page.wait_for_selector("#act-add:not([disabled])")
         page.keyboard.press("a")
-        for digit in str(a["meld"] + 1):
+        number = a["meld"] + 1
+        for digit in str(number):
             page.keyboard.press(digit)
+        team = st["view"]["teams"][st["view"]["players"][st["seat"]]["team"]]
+        if len(team["melds"]) >= number * 10:  # "1" could begin "12": Enter says it is 1
+            page.keyboard.press("Enter")
     elif kind == "discard":
         key_select(page, [a["card"]])
         page.wait_for_selector("#act-discard:not([disabled])")

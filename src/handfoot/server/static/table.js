@@ -166,7 +166,11 @@ function renderActions() {
   box.innerHTML = "";
   for (const b of btns) {
     const el = document.createElement("button");
-    el.id = "act-" + b.id; el.textContent = b.label; el.disabled = !b.enabled;
+    el.id = "act-" + b.id; el.disabled = !b.enabled;
+    // the key in brackets is left out on a phone ("Discard (X)" reads "Discard")
+    const key = b.label.match(/^(.*?)( \([A-Z]\))$/);
+    if (key) { el.textContent = key[1]; el.insertAdjacentHTML("beforeend", `<span class="key">${key[2]}</span>`); }
+    else el.textContent = b.label;
     el.addEventListener("click", b.fn);
     box.appendChild(el);
   }
