@@ -134,3 +134,36 @@ def test_the_site_has_a_favicon(server: ServerProcess) -> None:
         with urllib.request.urlopen(server.base + path, timeout=10) as r:
             assert r.status == 200 and r.headers["content-type"].startswith("image/svg")
             assert b"<svg" in r.read()
+
+
+def test_the_move_log_is_told_again_after_a_restart(sqlite_url: str) -> None:  # noqa: F811
+    s = ServerProcess(sqlite_url, bot_delay=0.0).start()
+    port = s.port
+    try:
+        out = s.post("/api/tables", {"rules": "classic", "seed": 5, "seats": [
+            {"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]})
+        tokens = {i["seat"]: i["token"] for i in out["invites"]}
+        me = s.client(out["id"], tokens[0])
+        st = me.state()
+        rng = random.Random(3)
+        while st["seq"] < 6:  # seat 0 and the others (through their own links) play
+            actor = st["view"]["actor"]
+            other = s.client(out["id"], tokens[actor]) if actor else me
+            mine = other.state(st["seq"])
+            other.act(rng.choice(mine["legal"]))
+            st = me.state(st["seq"] + 1)
+            if other is not me:
+                other.close()
+        before = [e["text"] for e in st["log"]]
+        me.close()
+    finally:
+        s.kill()
+    s = ServerProcess(sqlite_url, bot_delay=0.0, port=port).start()
+    try:
+        me = s.client(out["id"], tokens[0])
+        again = me.state()
+        assert again["seq"] == st["seq"]
+        assert [e["text"] for e in again["log"]] == before and len(before) == st["seq"]
+        me.close()
+    finally:
+        s.stop()

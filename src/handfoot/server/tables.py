@@ -274,12 +274,15 @@ class Manager:
             return None
         logged = await asyncio.to_thread(self.store.actions, table_id)
         time_seq = await asyncio.to_thread(self.store.time_called, table_id)
-        game = await self.work.rebuild(row.rules_toml, row.seed, row.secret,
-                                       [(a.seat, a.action) for a in logged], time_seq)
+        game, moves = await self.work.rebuild_logged(
+            row.rules_toml, row.seed, row.secret, [(a.seat, a.action) for a in logged],
+            time_seq)
         table = self.live.get(table_id)  # loaded meanwhile by another path
         if table is not None:
             return table
-        return self._live(row, game, len(logged), time_seq)
+        table = self._live(row, game, len(logged), time_seq)
+        table.moves = moves  # the move log, told again while the game was rebuilt
+        return table
 
     def _catch_up(self, table: LiveTable) -> None:
         """Apply the actions other writers logged after ours (none with one process),
