@@ -167,3 +167,24 @@ def test_the_move_log_is_told_again_after_a_restart(sqlite_url: str) -> None:  #
         me.close()
     finally:
         s.stop()
+
+
+def test_no_hint_at_a_club_event_table(server: ServerProcess) -> None:
+    from test_club_web import Http, create_event
+    org = Http(server)
+    key = create_event(org, "Hintless night", "classic", players=4)
+    org.post(f"/api/events/{key}/draw", {"round": 1, "seed": 5})
+    out = org.post(f"/api/events/{key}/online", {"round": 1, "table": 1,
+                                                  "computer": [1, 2, 3], "level": "easy"})
+    token = out["invites"][0]["url"].split("token=")[1]
+    me = server.client(out["table_id"], token)
+    try:
+        assert me.wait(lambda m: m["type"] == "hello")["hint"] is False
+        st = _play_until(me, random.Random(1), lambda m: bool(m["legal"]))
+        n = me.count()
+        me.send({"type": "hint"})
+        err = me.wait_new(n, lambda m: m["type"] in ("hint", "error"))
+        assert err["type"] == "error" and "club-event" in err["message"]
+        assert me.state()["seq"] == st["seq"]
+    finally:
+        me.close()
