@@ -144,7 +144,8 @@ function freshIndices() {
 function renderHand() {
   const s = hf.state, v = s.view, me = s.seat;
   const box = $("#hand");
-  if (v.phase === "choose" && me !== null && v.stack_tops.length) { renderStacks(); return; }
+  // hand and foot still to be chosen (once chosen, the hand is shown while the others choose)
+  if (v.phase === "choose" && me !== null && v.stack_tops.length && !v.hand.length) { renderStacks(); return; }
   const fresh = freshIndices();
   const order = handOrder();
   hf.order = order;

@@ -94,7 +94,7 @@ function render(previous) {
   $("#computer").checked = s.seat !== null && s.seats[s.seat].computer;
   $("#status").textContent = s.seat === null ? "watching" : "";
   $("#hint").hidden = s.seat === null || hf.hintAllowed === false;
-  $("#hand-tools").hidden = s.seat === null || v.phase === "choose";
+  $("#hand-tools").hidden = s.seat === null || (v.phase === "choose" && !v.hand.length);
   document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + hf.sort)));
   const cards = document.querySelectorAll("#hand .card");
   if (cards.length && hadFocus) cards[Math.min(hf.focus, cards.length - 1)].focus();
