@@ -12,7 +12,10 @@ function connect() {
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "state") { const previous = hf.state; hf.state = m; render(previous); }
-    else if (m.type === "error") { showMessage(m.message); if (m.fatal) hf.fatal = true; }
+    else if (m.type === "error") {
+      showMessage(m.message); if (m.fatal) hf.fatal = true;
+      if ($("#hint-line").textContent === "Thinking…") hideHint();
+    }
     else if (m.type === "preview") { showPreview(m); }
     else if (m.type === "notice") { showNotice(m.message); }
     else if (m.type === "hello") { renderRulesWords(m.rules_words); hf.hintAllowed = m.hint !== false; }
@@ -94,6 +97,7 @@ function render(previous) {
   $("#computer").checked = s.seat !== null && s.seats[s.seat].computer;
   $("#status").textContent = s.seat === null ? "watching" : "";
   $("#hint").hidden = s.seat === null || hf.hintAllowed === false;
+  $("#hint").disabled = !myTurn();
   $("#hand-tools").hidden = s.seat === null || (v.phase === "choose" && !v.hand.length);
   document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + hf.sort)));
   const cards = document.querySelectorAll("#hand .card");
