@@ -151,12 +151,13 @@ function renderActions() {
   if (mine && v.phase === "play") {
     const down = myTeamView().opened;
     const layOk = sel.length > 0 && hf.preview && hf.preview.ok && hf.previewKey === selKey();
-    if (kinds.has("meld") || down) btns.push(button("lay", down ? "Lay down (L)" : "Lay out (L)", Boolean(layOk), () => act(meldAction())));
+    // the three buttons of a turn stay in their places, enabled when the engine allows them
+    btns.push(button("lay", down ? "Lay down (L)" : "Lay out (L)", Boolean(layOk), () => act(meldAction())));
     if (kinds.has("go-down")) btns.push(button("go-down", "Go down (O)", true, () => act({ type: "go-down" })));
     const addOk = legal().some((a) => a.type === "add" && a.cards.every((c) => sel.includes(c)));
-    if (kinds.has("add")) btns.push(button("add", "Add to meld (A)", addOk, () => { hf.addMode = true; hf.addNum = 0; showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
+    btns.push(button("add", "Add to meld (A)", addOk, () => { hf.addMode = true; hf.addNum = 0; showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
     const discardOk = sel.length === 1 && legal().some((a) => a.type === "discard" && a.card === sel[0]);
-    if (kinds.has("discard")) btns.push(button("discard", "Discard (X)", discardOk, () => act({ type: "discard", card: sel[0] })));
+    btns.push(button("discard", "Discard (X)", discardOk, () => act({ type: "discard", card: sel[0] })));
   }
   if (kinds.has("pick-up-foot")) btns.push(button("foot", KIND_LABEL["pick-up-foot"], true, () => act({ type: "pick-up-foot" })));
   if (kinds.has("end-turn")) btns.push(button("end", KIND_LABEL["end-turn"], true, () => act({ type: "end-turn" })));
