@@ -62,9 +62,10 @@ function requestPreview() {
 function showPreview(p) {
   if (hf.selected.size < smallestMeld()) { $("#preview").textContent = ""; return; }
   hf.preview = p;
-  const of = p.minimum !== null && p.minimum !== undefined;
+  const of = Boolean(p.minimum);  // (an opening of any points has no "of")
   let t = of ? `${p.value} of ${p.minimum}` : `${p.value} points`;
-  t += p.ok ? (of ? " — you can lay this out" : " — you can lay this down") : ` — ${p.message}`;
+  const opening = p.minimum !== null && p.minimum !== undefined;  // not gone down yet
+  t += p.ok ? (opening ? " — you can lay this out" : " — you can lay this down") : ` — ${p.message}`;
   $("#preview").textContent = t;
   renderActions();
 }
