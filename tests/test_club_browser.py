@@ -198,7 +198,7 @@ def test_a_player_at_an_online_event_table_hears_the_clock(browser: Browser,  # 
     expect(page.locator("#notice")).to_contain_text("15 minutes left")
     org.post(base + "/clock", {"round": 1, "do": "call"})
     expect(page.locator("#notice")).to_contain_text("Time is called")
-    expect(page.locator("#banner")).to_contain_text("Game over")
+    expect(page.locator("#end-of-hand")).to_contain_text("Game over")
     shot(page, "6-player-time-called")
     result = org.get(base + "/manage")["rounds_info"][0]["tables"][0]["result"]
     assert result["time_called"] and result["source"] == "online"

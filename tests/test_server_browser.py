@@ -162,8 +162,11 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa
             select(page, three_ranks(st["view"]["hand"]))
             page.wait_for_function(
                 f"document.querySelector('#preview').textContent.includes('{shown}')")
-            page.click("#act-lay")  # refused: the engine's own message is shown
-            page.wait_for_function("document.querySelector('#message').textContent.length > 3")
+            # not a meld: the engine's own word is shown, and laying it is not offered
+            page.wait_for_function("document.querySelector('#preview').textContent"
+                                   ".includes(' — ')")
+            assert "you can lay" not in page.inner_text("#preview")
+            assert page.is_disabled("#act-lay")
             assert st["seq"] == state(page)["seq"]  # and nothing was laid down
             page.keyboard.press("Escape")
             previewed = True
@@ -180,12 +183,12 @@ def test_a_person_plays_a_whole_game_against_computers(browser: Browser,  # noqa
         raise AssertionError("the game did not end")
     assert previewed
     assert melded or not could_meld  # laid down (or added) through the page when it could
-    page.wait_for_selector("#banner:has-text('Game over')")
+    page.wait_for_selector("#end-of-hand:has-text('Game over')")
     assert page.locator("#sheet table").count() == 1
     page.set_viewport_size({"width": 768, "height": 1024})  # a tablet's width
     assert page.evaluate("document.documentElement.scrollWidth") <= 768
     # the finished game, replayed step by step, and its record
-    page.click("#banner a:has-text('Replay')")
+    page.click("#end-of-hand a:has-text('Replay')")
     page.wait_for_selector("#replay-step:has-text('step 0 of')")
     page.click("#replay-next")
     page.wait_for_selector("#replay-step:has-text('step 1 of')")
@@ -216,14 +219,12 @@ def test_the_preview_counts_points_once_the_partner_has_opened(
         st = wait_my_turn(page)
     team = st["view"]["teams"][st["view"]["players"][st["seat"]]["team"]]
     assert team["opened"], "deal 12 no longer has the partner open first: pick another deal"
-    assert "Opening minimum: opened" in page.inner_text("#info")
+    assert "Your team has opened" in page.inner_text("#info")
     select(page, three_ranks(st["view"]["hand"]))
     page.wait_for_function("/^\\d+ points — A meld is cards of one rank/"
                            ".test(document.querySelector('#preview').textContent)")
-    page.click("#act-lay")
-    page.wait_for_function("document.querySelector('#message').textContent"
-                           ".startsWith('A meld is cards of one rank')")
-    assert state(page)["seq"] == st["seq"]  # refused: nothing changed
+    assert page.is_disabled("#act-lay")  # the engine refuses it: not offered
+    assert state(page)["seq"] == st["seq"]
     page.close()
 
 

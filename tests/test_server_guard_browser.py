@@ -117,8 +117,8 @@ def test_a_finished_games_page_says_the_deal_was_verified(
     page = browser.new_page()
     try:
         page.goto(f"{server.base}/table/{tid}")
-        page.wait_for_selector("#banner .fair:has-text('deal verified')", timeout=20_000)
-        text = page.inner_text("#banner")
+        page.wait_for_selector("#end-of-hand .fair:has-text('deal verified')", timeout=20_000)
+        text = page.inner_text("#end-of-hand")
         assert "Game over" in text and "deal verified (1 hand)" in text, text
         # the seal of the deal, shown at the table (opened by the record)
         seal = server.get(f"/api/tables/{tid}/record")["commitments"][0]["sha256"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -94,5 +95,96 @@ def test_the_pile_s_reason_is_the_engine_s_for_each_viewer(server: ServerProcess
         # each one the engine's sentence (checks.pile_blocker), not one word for all
         assert all(r[0].isupper() or r.startswith("frozen") for r in said)
         assert st["type"] == "state"
+    finally:
+        me.close()
+
+
+def test_a_hint_for_one_s_own_turn_and_the_table_s_rules_in_words(
+        server: ServerProcess) -> None:
+    out = server.post("/api/tables", {"rules": "classic", "seed": 3, "seats": [
+        {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+    me = server.client(out["id"], out["invites"][0]["token"])
+    try:
+        hello = me.wait(lambda m: m["type"] == "hello")
+        assert hello["hint"] is True
+        assert any(line.startswith("To go out your team needs") for line in hello["rules_words"])
+        st = _play_until(me, random.Random(1), lambda m: bool(m["legal"]))
+        n = me.count()
+        me.send({"type": "hint"})
+        hint = me.wait_new(n, lambda m: m["type"] in ("hint", "error"))
+        assert hint["type"] == "hint" and hint["seq"] == st["seq"], hint
+        assert hint["action"] in st["legal"] or hint["action"]["type"] in {
+            a["type"] for a in st["legal"]}
+        assert hint["text"].endswith(".")
+        # not one's turn: no hint
+        me.act(hint["action"] if hint["action"]["type"] == "draw" else st["legal"][0])
+        me.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > st["seq"])
+        later = me.state()
+        if later["view"]["actor"] != 0:
+            n = me.count()
+            me.send({"type": "hint"})
+            err = me.wait_new(n, lambda m: m["type"] in ("hint", "error"))
+            assert err["type"] == "error" and "your own turn" in err["message"]
+    finally:
+        me.close()
+
+
+def test_the_site_has_a_favicon(server: ServerProcess) -> None:
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        with urllib.request.urlopen(server.base + path, timeout=10) as r:
+            assert r.status == 200 and r.headers["content-type"].startswith("image/svg")
+            assert b"<svg" in r.read()
+
+
+def test_the_move_log_is_told_again_after_a_restart(sqlite_url: str) -> None:  # noqa: F811
+    s = ServerProcess(sqlite_url, bot_delay=0.0).start()
+    port = s.port
+    try:
+        out = s.post("/api/tables", {"rules": "classic", "seed": 5, "seats": [
+            {"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]})
+        tokens = {i["seat"]: i["token"] for i in out["invites"]}
+        me = s.client(out["id"], tokens[0])
+        st = me.state()
+        rng = random.Random(3)
+        while st["seq"] < 6:  # seat 0 and the others (through their own links) play
+            actor = st["view"]["actor"]
+            other = s.client(out["id"], tokens[actor]) if actor else me
+            mine = other.state(st["seq"])
+            other.act(rng.choice(mine["legal"]))
+            st = me.state(st["seq"] + 1)
+            if other is not me:
+                other.close()
+        before = [e["text"] for e in st["log"]]
+        me.close()
+    finally:
+        s.kill()
+    s = ServerProcess(sqlite_url, bot_delay=0.0, port=port).start()
+    try:
+        me = s.client(out["id"], tokens[0])
+        again = me.state()
+        assert again["seq"] == st["seq"]
+        assert [e["text"] for e in again["log"]] == before and len(before) == st["seq"]
+        me.close()
+    finally:
+        s.stop()
+
+
+def test_no_hint_at_a_club_event_table(server: ServerProcess) -> None:
+    from test_club_web import Http, create_event
+    org = Http(server)
+    key = create_event(org, "Hintless night", "classic", players=4)
+    org.post(f"/api/events/{key}/draw", {"round": 1, "seed": 5})
+    out = org.post(f"/api/events/{key}/online", {"round": 1, "table": 1,
+                                                  "computer": [1, 2, 3], "level": "easy"})
+    token = out["invites"][0]["url"].split("token=")[1]
+    me = server.client(out["table_id"], token)
+    try:
+        assert me.wait(lambda m: m["type"] == "hello")["hint"] is False
+        st = _play_until(me, random.Random(1), lambda m: bool(m["legal"]))
+        n = me.count()
+        me.send({"type": "hint"})
+        err = me.wait_new(n, lambda m: m["type"] in ("hint", "error"))
+        assert err["type"] == "error" and "club-event" in err["message"]
+        assert me.state()["seq"] == st["seq"]
     finally:
         me.close()

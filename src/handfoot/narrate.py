@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from handfoot.actions import (
@@ -47,6 +47,7 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.cards import NUM_CARDS, Card, format_card, sort_key
+from handfoot.engine import Hand
 from handfoot.game import Game
 
 __all__ = ["Before", "Move", "after_move", "before_move", "cards_text", "narrate", "play",
@@ -72,6 +73,8 @@ class Before:
     own: tuple[int, ...]  #: the actor's cards by kind (for the actor's eyes only)
     went_out: int | None  #: the seat that had gone out this hand
     meld_size: int  #: the size of the meld the action adds to (0: none)
+    #: the hand the action is played in (read after it; never shown to anyone)
+    state: Hand = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +111,7 @@ def before_move(game: Game, actor: int, action: Action) -> Before:
     return Before(actor, action, hand.hand_number, team, len(hand.pile), hand.pile_top,
                   len(hand.stock), hand.opened[team], len(hand.melds[team]), laid,
                   hand.hand_len[actor], len(hand.red_threes[team]), tuple(hand.hands[actor]),
-                  hand.went_out, _size_of(hand.melds[team], action))
+                  hand.went_out, _size_of(hand.melds[team], action), hand)
 
 
 def after_move(game: Game, before: Before) -> Move:
@@ -117,18 +120,12 @@ def after_move(game: Game, before: Before) -> Move:
     rules = game.rules
     values = rules.card_value
     team_of = tuple(rules.team_of)
+    hand = before.state  # as it is after the action, even if the next hand is dealt
     over = None
-    went_out = False
-    if game.results and game.results[-1].number == before.hand_number:
-        # The action ended the hand (the next one may already be dealt).
-        result = game.results[-1]
-        over, went_out = result.ended_by, result.went_out == actor
-        return Move(actor, team, action, team_of, pile_top=before.pile_top,
-                    points=_laid_points(action, values, before), went_out=went_out,
-                    hand_over=over, melds_laid=_laid_count(action, before),
-                    had_opened=before.opened)
-    hand = game.hand
     went_out = hand.went_out == actor and before.went_out != actor
+    if game.results and game.results[-1].number == before.hand_number:
+        result = game.results[-1]  # the action ended the hand
+        over, went_out = result.ended_by, result.went_out == actor and went_out
     melds = hand.melds[team]
     red = len(hand.red_threes[team]) - before.red_threes
     gained = tuple(c for c in range(NUM_CARDS)
@@ -153,7 +150,7 @@ def after_move(game: Game, before: Before) -> Move:
                 melds_laid=max(len(melds) - before.melds, 0) if not isinstance(action, TakeBack)
                 else 0, opened=opened, meld_label=label, meld_size=size, book=book,
                 had_opened=before.opened, red_threes=max(red, 0), went_out=went_out,
-                private_cards=private)
+                hand_over=over, private_cards=private)
 
 
 def _size_of(melds: Sequence[Any], action: Action) -> int:
@@ -175,14 +172,6 @@ def _meld_index(action: Action, before: Before, now: int) -> int | None:
     if isinstance(action, LayMeld | LayDown | TakePile) and now > before.melds:
         return now - 1
     return None
-
-
-def _laid_count(action: Action, before: Before) -> int:
-    if isinstance(action, LayDown):
-        return len(action.melds)
-    if isinstance(action, LayMeld):
-        return 1
-    return 0
 
 
 def _laid_points(action: Action, values: Sequence[int], before: Before) -> int:

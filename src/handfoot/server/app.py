@@ -7,6 +7,7 @@ WebSocket ``/ws/{table}?token=T`` (no token: a spectator). Client to server::
     {"type": "computer", "on": true}        hand my seat to a computer player (or back)
     {"type": "chat", "text": "..."}         say something to the table (or "reaction")
     {"type": "next-hand"}                   ready for the next hand (after one ended)
+    {"type": "hint"}                        what the medium computer player would do now
 
 Server to client: ``{"type": "state", ...}`` after every change (only this seat's view),
 ``{"type": "preview", ...}`` and ``{"type": "error", "message": ...}``.
@@ -42,6 +43,7 @@ from handfoot.fair import new_secret
 from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules_form import form, setting_named, settings_from_form
+from handfoot.rules_words import rules_in_words
 from handfoot.server.chat import Chat
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
@@ -196,6 +198,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     async def api_presets(request: Request) -> Response:
         out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
@@ -456,7 +461,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         conn.start()
         table.connections.append(conn)
         try:
-            conn.push(_hello(table, seat))
+            conn.push(await _hello(table, seat))
             if seat is not None:  # (after joining the connections: a revocation finds it)
                 await manager.join(table, seat)
                 await chat.welcome(table, conn)
@@ -492,9 +497,14 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                     await manager.broadcast(table)
                     await manager.next_hand(table, None)  # nobody waits for who left
 
-    def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    async def _hello(table: LiveTable, seat: int | None) -> dict[str, Any]:
+        if table.club_event is None:
+            table.club_event = await asyncio.to_thread(
+                lambda: store.event_table(table.id) is not None)
         return {"type": "hello", "table": table.id, "seat": seat,
-                "rules": table.row.rules_name, "process": origin}
+                "rules": table.row.rules_name, "process": origin,
+                # "This table's rules" in plain words; hints are off at club events
+                "rules_words": rules_in_words(table.rules), "hint": not table.club_event}
 
     async def api_server(request: Request) -> Response:
         """This server process: how many tables it has in memory and keeps (runs the
@@ -576,6 +586,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         if kind == "next-hand":
             await manager.next_hand(table, seat)
             return None
+        if kind == "hint":
+            return await manager.hint(table, seat)
         if kind not in ("action", "preview"):
             return {"type": "error", "message": f"Unknown message type {kind!r}."}
         try:
@@ -623,6 +635,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     routes = [
         Route("/", index),
         Route("/table/{id}", index),
+        Route("/favicon.ico", favicon),
         Route("/api/rule-sets", api_presets),
         Route("/api/server", api_server),
         Route("/api/rules/{name}", api_rules),

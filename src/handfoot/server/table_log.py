@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from handfoot.actions import Action, Draw, PickUpFoot, TakePile, TakeUpcard
+from handfoot.actions import (
+    Action,
+    Draw,
+    PickUpFoot,
+    TakePile,
+    TakeUpcard,
+    action_from_json,
+)
 from handfoot.cards import card_code
 from handfoot.engine import Hand
 from handfoot.game import Game
@@ -80,19 +87,37 @@ class MoveLog:
         return [s for s in people if s not in self.ready]
 
 
+def replay_with_log(game: Game, actions: Sequence[tuple[int | None, dict[str, Any]]],
+                    time_seq: int | None) -> MoveLog:
+    """Apply a table's logged actions to its new game, telling each move: the log of a
+    table rebuilt after a restart (used by :func:`handfoot.server.work.rebuild_logged`)."""
+    moves = MoveLog()
+    for i, (seat, data) in enumerate(actions):
+        if time_seq == i:
+            game.call_time()
+        action = action_from_json(data)
+        game.verify(action, seat)
+        started = moves.start(game, game.actor if seat is None else seat, action)
+        game.push(action)
+        moves.done(game, i, started, wait_for_people=False)
+    if time_seq == len(actions):
+        game.call_time()
+    return moves
+
+
 def _meld_json(m: Any) -> dict[str, Any]:
     return {**asdict(m), "cards": [card_code(c) for c in m.cards]}
 
 
 def seat_names(seats: Sequence[dict[str, Any]]) -> list[str]:
-    """Each seat's name in the log: the person's name, or "Computer 2", "Player 3"."""
+    """Each seat's name in the log: its name, or "Computer 2", "Player 3"."""
     out = []
     for i, s in enumerate(seats):
         name = str(s.get("name") or "").strip()
-        if s.get("kind") == "bot":
-            out.append(f"Computer {i + 1}")
-        elif name and name != "You":  # the lobby's quick game names its one person "You"
+        if name and name != "You":  # the lobby's quick game names its one person "You"
             out.append(name)
+        elif s.get("kind") == "bot":
+            out.append(f"Computer {i + 1}")
         else:
             out.append(f"Player {i + 1}")
     return out

@@ -33,6 +33,7 @@ from handfoot.bots import BOTS, Bot, make_bot
 from handfoot.engine import IllegalAction
 from handfoot.fair import hand_salt, seeded_salt
 from handfoot.game import Game
+from handfoot.hint import hint_text
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
@@ -116,6 +117,8 @@ class LiveTable:
     moves: MoveLog = field(default_factory=MoveLog)
     #: time may be called at it (a club event's table)
     timed: bool = True
+    #: a club event's table (no hints there); None until looked up
+    club_event: bool | None = None
 
     @property
     def id(self) -> str:
@@ -316,12 +319,16 @@ class Manager:
         logged = await asyncio.to_thread(self.store.actions, table_id)
         time_seq = await asyncio.to_thread(self.store.time_called, table_id)
         timed = await asyncio.to_thread(self.store.event_table, table_id) is not None
-        game = await self.work.rebuild(row.rules_toml, row.seed, row.secret,
-                                       [(a.seat, a.action) for a in logged], time_seq)
+        game, moves = await self.work.rebuild_logged(
+            row.rules_toml, row.seed, row.secret, [(a.seat, a.action) for a in logged],
+            time_seq)
         table = self.live.get(table_id)  # loaded meanwhile by another path
         if table is not None:
             return table
-        return self._live(row, game, len(logged), time_seq, timed)
+        table = self._live(row, game, len(logged), time_seq, timed)
+        table.club_event = timed
+        table.moves = moves  # the move log, told again while the game was rebuilt
+        return table
 
     def _catch_up(self, table: LiveTable) -> None:
         """Apply the actions other writers logged after ours (none with one process),
@@ -627,6 +634,26 @@ class Manager:
                                 "message": "This table was removed by its host."})
         self.live.pop(table.id, None)
         await asyncio.to_thread(self.store.delete_table, table.id)
+
+    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        """What the medium computer player would do for this seat now, and why (worked out
+        in a worker process, from the seat's own legal actions)."""
+        if table.club_event is None:
+            table.club_event = await asyncio.to_thread(
+                lambda: self.store.event_table(table.id) is not None)
+        if table.club_event:
+            return {"type": "error", "message": "Hints are off at club-event tables."}
+        game = table.game
+        if game.over or table.paused or game.actor != seat:
+            return {"type": "error", "message": "A hint is for your own turn."}
+        seq = table.seq
+        try:
+            out = await self.work.run("people", hint_text, game.legal_actions())
+        except Exception:
+            if not self.closing:
+                log.exception("a hint at table %s", table.id)
+            return {"type": "error", "message": "No hint just now; try again."}
+        return {"type": "hint", "seq": seq, **out}
 
     async def next_hand(self, table: LiveTable, seat: int | None) -> None:
         """A person is ready for the next hand (``seat`` None: nobody new; someone left or

@@ -39,6 +39,7 @@ from handfoot.fair import KeyedRandom
 from handfoot.game import Game
 from handfoot.records import replay
 from handfoot.rules import Rules
+from handfoot.server.table_log import MoveLog, replay_with_log
 from handfoot.views import View
 
 T = TypeVar("T")
@@ -155,6 +156,14 @@ def rebuild(rules_toml: str, seed: int | None, secret: str | None,
     return game
 
 
+def rebuild_logged(rules_toml: str, seed: int | None, secret: str | None,
+                   actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
+                   ) -> tuple[Game, MoveLog]:
+    """:func:`rebuild`, with the table's recent moves told in words (its move log)."""
+    game = make_game(Rules.from_toml(rules_toml), seed, secret)
+    return game, replay_with_log(game, actions, time_seq)
+
+
 def check_record(record: dict[str, Any]) -> tuple[bool, int, str]:
     """``handfoot replay``'s verdict on a record: whether it replays, how many hands'
     deals match their commitments, and its message."""
@@ -256,6 +265,12 @@ class Work:
                       time_seq: int | None) -> Game:
         return await self.run("people", rebuild, rules_toml, seed, secret, list(actions),
                               time_seq)
+
+    async def rebuild_logged(self, rules_toml: str, seed: int | None, secret: str | None,
+                             actions: Sequence[tuple[int | None, dict[str, Any]]],
+                             time_seq: int | None) -> tuple[Game, MoveLog]:
+        return await self.run("people", rebuild_logged, rules_toml, seed, secret,
+                              list(actions), time_seq)
 
     def close(self) -> None:
         for pool in (self._bots, self._people):

@@ -1,6 +1,9 @@
 "use strict";
-// The table: the live view of one game through its WebSocket, the hand, the actions.
+// The table: the live view of one game through its WebSocket, the prompt for each step,
+// the buttons (enabled from the legal moves the server sends), the keys, selecting cards.
 // ------------------------------------------------------------------- table
+Object.assign(hf, { openMelds: new Set(), newMelds: new Set(), order: [], ownOrder: [],
+  sort: localStorage.getItem("hf-sort") || "rank", preview: null, previewKey: "" });
 function connect() {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${hf.table}` + (hf.token ? `?token=${encodeURIComponent(hf.token)}` : "");
   const ws = new WebSocket(url);
@@ -8,10 +11,15 @@ function connect() {
   ws.onopen = () => { $("#status").textContent = hf.token ? "" : "watching"; };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
-    if (m.type === "state") { hf.state = m; render(); }
-    else if (m.type === "error") { showMessage(m.message); if (m.fatal) hf.fatal = true; }
+    if (m.type === "state") { const previous = hf.state; hf.state = m; render(previous); }
+    else if (m.type === "error") {
+      showMessage(m.message); if (m.fatal) hf.fatal = true;
+      if ($("#hint-line").textContent === "Thinking…") hideHint();
+    }
     else if (m.type === "preview") { showPreview(m); }
     else if (m.type === "notice") { showNotice(m.message); }
+    else if (m.type === "hello") { renderRulesWords(m.rules_words); hf.hintAllowed = m.hint !== false; }
+    else if (m.type === "hint") { showHint(m); }
     for (const hook of hf.hooks || []) hook(m);  // waiting room, chat (their own scripts)
   };
   ws.onclose = () => {
@@ -21,151 +29,171 @@ function connect() {
   };
 }
 function send(msg) { if (hf.ws && hf.ws.readyState === 1) hf.ws.send(JSON.stringify(msg)); }
-function act(action) { showMessage(""); send({ type: "action", action }); }
+function act(action) { showMessage(""); hideHint(); send({ type: "action", action }); }
 function showMessage(text) { $("#message").textContent = text; }
+function hideHint() { $("#hint-line").hidden = true; $("#hint-line").textContent = ""; }
 // the monitor's word to the table: the clock's warning, time called
 function showNotice(text) { $("#notice").textContent = text || ""; $("#notice").hidden = !text; }
-function legalKinds() { return new Set((hf.state?.legal || []).map((a) => a.type)); }
-function myTurn() { const s = hf.state; return s && s.seat !== null && s.view.actor === s.seat && !s.view.game_over; }
+function legal() { return hf.state?.legal || []; }
+function legalKinds() { return new Set(legal().map((a) => a.type)); }
+function myTurn() { const s = hf.state; return s && s.seat !== null && s.view.actor === s.seat && !s.view.game_over && !s.waiting; }
 
 function selectedCodes() {
   const hand = hf.state.view.hand;
   return [...hf.selected].sort((a, b) => a - b).map((i) => hand[i]);
 }
+const selKey = () => selectedCodes().join(" ");
 // a meld is put down one at a time; before the team has gone down it is laid out for the
 // opening (the engine checks each one), and "Go down" asks the engine for the whole opening
 function meldAction() { return { type: "meld", cards: selectedCodes() }; }
 function myTeamView() { const s = hf.state; return s.view.teams[s.view.players[s.seat].team]; }
-function canMeld() { return myTurn() && (hf.state.view.phase === "play" || legalKinds().has("meld")); }
+// the fewest cards of any meld the engine lists now (none listed: three, as in every sheet,
+// only so that the engine is asked, and says why, once a selection could look like a meld)
+function smallestMeld() {
+  const sizes = legal().filter((a) => a.type === "meld").map((a) => a.cards.length);
+  return sizes.length ? Math.min(...sizes) : 3;
+}
+// a preview is asked for only when the selection could be a meld: one card to discard shows none
 function requestPreview() {
-  if (!canMeld() || !hf.selected.size) { $("#preview").textContent = ""; return; }
+  hf.preview = null;
+  hf.previewKey = selKey();
+  if (!myTurn() || hf.selected.size < smallestMeld()) { $("#preview").textContent = ""; renderActions(); return; }
   send({ type: "preview", action: meldAction() });
 }
 function showPreview(p) {
-  if (!hf.selected.size) { $("#preview").textContent = ""; return; }
-  let t = p.minimum !== null && p.minimum !== undefined ? `${p.value} of ${p.minimum}` : `${p.value} points`;
-  t += p.ok ? (p.minimum !== null && p.minimum !== undefined ? " — you can lay this out" : " — you can lay this down") : ` — ${p.message}`;
+  if (hf.selected.size < smallestMeld()) { $("#preview").textContent = ""; return; }
+  hf.preview = p;
+  const of = Boolean(p.minimum);  // (an opening of any points has no "of")
+  let t = of ? `${p.value} of ${p.minimum}` : `${p.value} points`;
+  const opening = p.minimum !== null && p.minimum !== undefined;  // not gone down yet
+  t += p.ok ? (opening ? " — you can lay this out" : " — you can lay this down") : ` — ${p.message}`;
   $("#preview").textContent = t;
+  renderActions();
 }
 
-function render() {
+function render(previous) {
   const s = hf.state, v = s.view;
   $("#table").hidden = false;
-  const me = s.seat;
-  // forget selections that no longer exist
+  document.body.classList.add("at-table");
+  // forget selections that no longer exist; a new state clears them and the old error
   hf.selected = new Set([...hf.selected].filter((i) => i < v.hand.length));
-  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) { hf.selected.clear(); $("#preview").textContent = ""; }
-  hf.lastSeq = s.seq;
-  const partner = (i) => me !== null && i !== me && v.players[i].team === v.players[me].team;
-  const seatName = (i) => i === me ? "You" : (s.seats[i].name && s.seats[i].name !== "You" && s.seats[i].kind === "human"
-    ? (partner(i) ? "Partner " : "") + `${s.seats[i].name}, seat ${i + 1}`
-    : (partner(i) ? "Partner" : (s.seats[i].computer ? "Computer" : "Player")) + ` ${i + 1}`) +
-    (s.seats[i].kind === "human" && s.seats[i].computer ? " (computer playing)" : (partner(i) && s.seats[i].computer ? " (computer)" : ""));
-  const myTeam = me === null ? 0 : v.players[me].team;
-  const minimum = v.teams[myTeam].minimum;
-  const phaseText = { choose: "choosing hands", draw: "to draw", play: "to play", ask: "to answer", over: "hand over" }[v.phase];
-  $("#info").innerHTML = `<span>${esc(s.rules)}</span><span>Hand ${v.hand_number} of ${v.hands_in_game}</span>
-    <span class="turn">${v.game_over ? "Game over" : (v.actor === me ? "Your turn " : esc(seatName(v.actor)) + " ") + (v.game_over ? "" : phaseText)}</span>
-    <span>Opening minimum: ${v.teams[myTeam].opened ? "opened" : minimum}</span>
-    <span>Totals: ${v.totals.map((t, i) => `team ${i + 1}: ${t}`).join(", ")}</span>`;
-  $("#others").innerHTML = v.players.map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""}" data-seat="${p.seat}">
-    <b>${esc(seatName(p.seat))}</b> (team ${p.team + 1})<br>hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}
-    ${me !== null && p.seat !== me && localStorage.getItem("hf-creator-" + hf.table) && !s.waiting_to_start && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
-      ? `<br><button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
-  for (const el of document.querySelectorAll("button.away")) {
-    el.addEventListener("click", () => send({ type: "computer", seat: Number(el.dataset.seat), on: true, creator: localStorage.getItem("hf-creator-" + hf.table) }));
+  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) {
+    hf.selected.clear(); hf.preview = null; $("#preview").textContent = "";
+    if (hf.lastHand !== v.hand_number) hf.ownOrder = [];
   }
-  $("#pile").innerHTML = `<span>Pile</span>${v.pile_top ? cardHTML(v.pile_top) : "<i>empty</i>"}<span>${v.pile_size} cards</span>${v.pile_frozen ? `<span class="frozen">FROZEN</span><span class="why">${esc(v.pile_frozen)}</span>` : ""}`;
-  $("#stock").innerHTML = `<span>Stock</span><b>${v.stock_size}</b><span>cards</span>` +
-    (v.stack_tops.length && me !== null ? `<span>Your stacks show ${cardText(v.stack_tops[me][0])} and ${cardText(v.stack_tops[me][1])}</span>` : "");
-  const canAdd = myTurn() && (v.phase === "play" || legalKinds().has("add"));
-  const laidOut = (t) => !t.opened && t.melds.length > 0;
-  $("#melds").innerHTML = v.teams.map((t) => `<div class="team ${t.team === myTeam ? "mine" : ""}">
-    <h3>${t.team === myTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} ${t.opened ? "" : (laidOut(t) ? `(laid out, not down yet: ${t.laid_out_points} of ${t.minimum})` : "(not opened)")}${t.books_to_go_out ? ` — to go out: ${esc(t.books_to_go_out)}` : (t.opened ? " — can go out" : "")}</h3>
-    ${t.melds.map((m) => `<div class="meld ${t.team === myTeam && canAdd ? "target" : ""} ${laidOut(t) ? "laid-out" : ""}" data-meld="${m.index}" data-team="${t.team}">
-      <b>${m.index + 1}.</b> ${esc(m.label)} ${(m.complete ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards).map((c) => cardHTML(c, "small")).join("")}
-      <span class="tag ${m.book || ""}">${m.complete ? esc(m.book_name || "") + ", " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span>
-      ${laidOut(t) && t.team === myTeam && myTurn() ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : ""}</div>`).join("") || "<p>No melds yet.</p>"}
-    ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
-  for (const el of document.querySelectorAll(".meld.target")) {
-    el.addEventListener("click", (e) => { if (!e.target.closest("button")) addTo(Number(el.dataset.meld)); });
-  }
-  for (const el of document.querySelectorAll("button.take-back")) {
-    el.addEventListener("click", () => act({ type: "take-back", meld: Number(el.dataset.meld) }));
-  }
-  // the hand
-  $("#hand").innerHTML = v.hand.map((c, i) => cardHTML(c, hf.selected.has(i) ? "selected" : "",
-    `tabindex="0" role="button" aria-pressed="${hf.selected.has(i)}" data-i="${i}" data-code="${c}" aria-label="${cardText(c)}"`)).join("") ||
-    (me === null ? "<p>You are watching: hands are hidden.</p>" : "<p>Your hand is empty.</p>");
-  for (const el of document.querySelectorAll("#hand .card")) {
-    el.addEventListener("click", () => toggle(Number(el.dataset.i)));
-  }
-  renderActions();
+  hf.lastSeq = s.seq; hf.lastHand = v.hand_number;
+  const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand");
+  noteNewMelds(previous);
+  renderTop();
+  renderOthers();
+  renderMelds();
+  renderHand();
+  renderLog();
   renderSheet();
+  renderEndOfHand();
+  renderActions();
   showNotice(s.notice);
   showSeal(s);
-  const banner = $("#banner");
-  if (v.game_over) {
-    banner.hidden = false;
-    banner.innerHTML = `<b>Game over.</b> Winner: ${v.winners.map((w) => "team " + (w + 1)).join(" & ")}. Totals ${v.totals.join(" / ")}.
-      <a style="color:#fff" href="/?replay=${s.table}">Replay it</a> · <a style="color:#fff" href="/api/tables/${s.table}/record" download>Download the record</a> <span class="fair"></span>`;
-    showFair(s.table, banner.querySelector(".fair"));
-  } else if (s.last_hand && s.last_hand.number > Number(localStorage.getItem("hf-seen-" + s.table) || 0)) {
-    banner.hidden = false;
-    banner.innerHTML = `<b>Hand ${s.last_hand.number} is over</b> (${s.last_hand.ended_by === "out" ? "seat " + (s.last_hand.went_out + 1) + " went out" : s.last_hand.ended_by === "time" ? "time was called" : "the stock ran out"}). ` +
-      s.last_hand.teams.map((t) => `<br>Team ${t.team + 1}: <b>${t.total}</b> (${t.lines.map((l) => esc(l[0]) + " " + l[1]).join(", ")})`).join("") +
-      ` <br><button id="seen">Continue (the next hand has begun)</button>`;
-    $("#seen").addEventListener("click", () => { localStorage.setItem("hf-seen-" + s.table, String(s.last_hand.number)); render(); });
-  } else banner.hidden = true;
-  $(".computer-toggle").hidden = me === null;
-  $("#computer").checked = me !== null && s.seats[me].computer;
-  $("#status").textContent = me === null ? "watching" : "";
+  showTurn();
+  $(".computer-toggle").hidden = s.seat === null;
+  $("#computer").checked = s.seat !== null && s.seats[s.seat].computer;
+  $("#status").textContent = s.seat === null ? "watching" : "";
+  $("#hint").hidden = s.seat === null || hf.hintAllowed === false;
+  $("#hint").disabled = !myTurn();
+  $("#hand-tools").hidden = s.seat === null || (v.phase === "choose" && !v.hand.length);
+  document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + hf.sort)));
   const cards = document.querySelectorAll("#hand .card");
-  if (cards.length && document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")) {
-    cards[Math.min(hf.focus, cards.length - 1)].focus();
+  if (cards.length && hadFocus) cards[Math.min(hf.focus, cards.length - 1)].focus();
+  animateArrivals(previous);
+}
+
+// ---------------------------------------------------------------- prompt and buttons
+function promptText() {
+  const s = hf.state, v = s.view, kinds = legalKinds(), sel = selectedCodes();
+  if (s.seat === null) return v.game_over ? "The game is over." : `You are watching. ${seatLabel(v.actor)} to play.`;
+  if (v.game_over) return "The game is over.";
+  if (s.waiting && s.waiting.ready.includes(s.seat)) return "Waiting for the others to press Next hand…";
+  if (s.waiting) return "Look over the hand, then press Next hand when you are ready.";
+  if (!myTurn()) {
+    if (v.phase === "ask" && v.actor !== s.seat) return `Waiting for ${seatLabel(v.actor).replace(/^Your/, "your")} to answer…`;
+    return v.phase === "choose" ? "Waiting for the others to choose their hands…" : `Waiting for ${seatLabel(v.actor).replace(/^Your/, "your")} to play…`;
   }
+  if (kinds.has("choose-hand")) return "Choose which stack to take as your hand.";
+  if (kinds.has("answer")) return "Your partner asks to go out. May they?";
+  if (v.phase === "draw") return kinds.has("take-pile") ? "Draw from the stock, or take the pile." : kinds.has("take-upcard") ? "Draw from the stock, or take the upcard." : "Draw from the stock.";
+  if (kinds.has("pick-up-foot") && !v.hand.length) return "Your hand is played out: pick up your foot.";
+  if (sel.length === 1 && kinds.has("discard")) {
+    const ok = legal().some((a) => a.type === "discard" && a.card === sel[0]);
+    return ok ? `Discard ${cardText(sel[0])} to end your turn, or select more cards to meld.` : `Select more cards to meld with ${cardText(sel[0])}.`;
+  }
+  if (sel.length > 1) return hf.preview && hf.preview.ok ? "Lay them down, or add them to a meld." : "Choose cards that make a meld, or one card to discard.";
+  const team = myTeamView();
+  if (kinds.has("go-down")) return "Go down with the melds you laid out, lay out more, or take them back.";
+  if (!team.opened) return `Lay out melds for your opening (${team.laid_out_points} of ${team.minimum}), or choose a card to discard.`;
+  if (!kinds.has("discard") && kinds.has("end-turn")) return "Lay down, add to your melds, or end your turn.";
+  return "Lay down, add to your melds, or choose a card to discard.";
 }
-function button(id, label, enabled, fn) {
-  return { id, label, enabled, fn };
-}
+function button(id, label, enabled, fn) { return { id, label, enabled, fn }; }
 function renderActions() {
   const s = hf.state, v = s.view, kinds = legalKinds(), mine = myTurn();
+  $("#prompt").textContent = promptText();
   const sel = selectedCodes();
   const btns = [];
-  if (v.phase === "choose") {
-    btns.push(button("choose-1", "Choose stack 1 as hand", kinds.has("choose-hand"), () => act({ type: "choose-hand", stack: 0 })));
-    btns.push(button("choose-2", "Choose stack 2 as hand", kinds.has("choose-hand"), () => act({ type: "choose-hand", stack: 1 })));
+  if (mine && v.phase === "draw") {
+    btns.push(button("draw", KIND_LABEL.draw, kinds.has("draw"), () => act({ type: "draw" })));
+    if (kinds.has("take-upcard")) btns.push(button("upcard", KIND_LABEL["take-upcard"], true, () => act({ type: "take-upcard" })));
+    btns.push(button("pile", "Take pile (P)", kinds.has("take-pile"), takePile));
   }
-  btns.push(button("draw", KIND_LABEL.draw, kinds.has("draw"), () => act({ type: "draw" })));
-  if (kinds.has("take-upcard")) btns.push(button("upcard", KIND_LABEL["take-upcard"], true, () => act({ type: "take-upcard" })));
-  btns.push(button("pile", "Take pile (P)", kinds.has("take-pile"), takePile));
-  const down = mine && myTeamView().opened;
-  btns.push(button("lay", down ? "Lay down meld (L)" : "Lay out meld (L)", canMeld() && sel.length > 0, () => act(meldAction())));
-  if (mine && !down) btns.push(button("go-down", "Go down (O)", kinds.has("go-down"), () => act({ type: "go-down" })));
-  btns.push(button("add", "Add to meld (A)", canMeld() && sel.length > 0 && myTeamView().melds.length > 0, () => { hf.addMode = true; showMessage("Click one of your team's melds, or type its number."); }));
-  btns.push(button("discard", "Discard (X)", mine && v.phase === "play" && sel.length === 1, () => act({ type: "discard", card: sel[0] })));
-  btns.push(button("foot", KIND_LABEL["pick-up-foot"], kinds.has("pick-up-foot"), () => act({ type: "pick-up-foot" })));
+  // (the two stacks have their own buttons, beside their face-up cards)
+  if (s.seat !== null && !v.game_over && s.last_hand && $("#end-of-hand") && !$("#end-of-hand").hidden) {
+    const waiting = s.waiting, seen = Number(localStorage.getItem("hf-seen-" + s.table) || 0);
+    const pressed = waiting ? waiting.ready.includes(s.seat) : s.last_hand.number <= seen;
+    if (!pressed) btns.push(button("next-hand", "Next hand (N)", true, nextHand));
+  }
+  if (mine && v.phase === "play") {
+    const down = myTeamView().opened;
+    const layOk = sel.length > 0 && hf.preview && hf.preview.ok && hf.previewKey === selKey();
+    // the three buttons of a turn stay in their places, enabled when the engine allows them
+    btns.push(button("lay", down ? "Lay down (L)" : "Lay out (L)", Boolean(layOk), () => act(meldAction())));
+    if (kinds.has("go-down")) btns.push(button("go-down", "Go down (O)", true, () => act({ type: "go-down" })));
+    const addOk = legal().some((a) => a.type === "add" && a.cards.every((c) => sel.includes(c)));
+    btns.push(button("add", "Add to meld (A)", addOk, () => { hf.addMode = true; hf.addNum = 0; showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
+    const discardOk = sel.length === 1 && legal().some((a) => a.type === "discard" && a.card === sel[0]);
+    btns.push(button("discard", "Discard (X)", discardOk, () => act({ type: "discard", card: sel[0] })));
+  }
+  if (kinds.has("pick-up-foot")) btns.push(button("foot", KIND_LABEL["pick-up-foot"], true, () => act({ type: "pick-up-foot" })));
   if (kinds.has("end-turn")) btns.push(button("end", KIND_LABEL["end-turn"], true, () => act({ type: "end-turn" })));
   if (kinds.has("ask")) btns.push(button("ask", KIND_LABEL.ask, true, () => act({ type: "ask" })));
   if (kinds.has("answer")) {
     btns.push(button("yes", "Yes, go out (Y)", true, () => act({ type: "answer", yes: true })));
     btns.push(button("no", "No, not yet (N)", true, () => act({ type: "answer", yes: false })));
   }
-  if (v.phase === "ask" && !kinds.has("answer")) btns.push(button("asked", "Waiting for partner's answer", false, () => {}));
   const box = $("#actions");
+  const focused = document.activeElement && document.activeElement.id;
   box.innerHTML = "";
   for (const b of btns) {
     const el = document.createElement("button");
-    el.id = "act-" + b.id; el.textContent = b.label; el.disabled = !b.enabled;
+    el.id = "act-" + b.id; el.disabled = !b.enabled;
+    // the key in brackets is left out on a phone ("Discard (X)" reads "Discard")
+    const key = b.label.match(/^(.*?)( \([A-Z]\))$/);
+    if (key) { el.textContent = key[1]; el.insertAdjacentHTML("beforeend", `<span class="key">${key[2]}</span>`); }
+    else el.textContent = b.label;
     el.addEventListener("click", b.fn);
     box.appendChild(el);
   }
-  $("#pile-options").innerHTML = "";
+  if (focused && focused.startsWith("act-") && $("#" + focused)) $("#" + focused).focus();
+  box.hidden = !btns.length;
+  if (!kinds.has("take-pile")) $("#pile-options").innerHTML = "";
 }
 function toggle(i) {
   if (hf.selected.has(i)) hf.selected.delete(i); else hf.selected.add(i);
-  hf.focus = [...document.querySelectorAll("#hand .card")].findIndex((e) => Number(e.dataset.i) === i);
-  render(); requestPreview();
+  const pos = hf.order.indexOf(i);
+  if (pos >= 0) hf.focus = pos;
+  showMessage(""); // an old refusal is about another selection
+  hf.addMode = false;
+  renderHand(); requestPreview(); renderActions();
+  const el = document.querySelector(`#hand .card[data-pos="${hf.focus}"]`);
+  if (el && document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")) el.focus();
 }
 function addTo(meld) {
   const cards = selectedCodes();
@@ -174,7 +202,7 @@ function addTo(meld) {
   act({ type: "add", meld, cards });
 }
 function takePile() {
-  const opts = (hf.state.legal || []).filter((a) => a.type === "take-pile");
+  const opts = legal().filter((a) => a.type === "take-pile");
   const sel = selectedCodes().sort().join(" ");
   const match = opts.filter((a) => (a.shown || []).slice().sort().join(" ") === sel && !(a.opening || []).length);
   if (match.length === 1 || (match.length && !sel)) { act(match[0]); return; }
@@ -201,20 +229,40 @@ function renderSheet() {
   }
   $("#sheet").innerHTML = html;
 }
+function setSort(how) {
+  hf.sort = how; localStorage.setItem("hf-sort", how);
+  if (how !== "own") hf.ownOrder = [];
+  render();
+}
+$("#sort-rank").addEventListener("click", () => setSort("rank"));
+$("#sort-suit").addEventListener("click", () => setSort("suit"));
+$("#hint").addEventListener("click", () => { $("#hint-line").hidden = false; $("#hint-line").textContent = "Thinking…"; send({ type: "hint" }); });
 document.addEventListener("keydown", (e) => {
   if ($("#table").hidden || !hf.state || e.target.matches("input, textarea, select")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key.toLowerCase();
   const cards = [...document.querySelectorAll("#hand .card")];
   const click = (id) => { const b = $("#act-" + id); if (b && !b.disabled) b.click(); };
-  if (hf.addMode && /^[0-9]$/.test(k)) { addTo(Number(k) - 1); return; }
+  if (hf.addMode && /^[0-9]$/.test(k)) {
+    // the meld's number; a second digit where the team has ten melds or more (or Enter)
+    hf.addNum = (hf.addNum || 0) * 10 + Number(k);
+    if (myTeamView().melds.length < hf.addNum * 10) { const n = hf.addNum; hf.addNum = 0; addTo(n - 1); }
+    e.preventDefault(); return;
+  }
+  if (hf.addMode && k === "enter" && hf.addNum) { const n = hf.addNum; hf.addNum = 0; addTo(n - 1); e.preventDefault(); return; }
   if (k === "arrowright" || k === "arrowleft") {
     if (!cards.length) return;
-    hf.focus = Math.max(0, Math.min(cards.length - 1, hf.focus + (k === "arrowright" ? 1 : -1)));
+    const at = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .card");
+    const from = at ? Number(at.dataset.pos) : hf.focus;
+    hf.focus = Math.max(0, Math.min(cards.length - 1, from + (k === "arrowright" ? 1 : -1)));
+    cards.forEach((c, n) => c.setAttribute("tabindex", n === hf.focus ? "0" : "-1"));
     cards[hf.focus].focus(); e.preventDefault();
   } else if (k === " " || k === "enter") {
     const el = document.activeElement;
-    if (el && el.dataset && el.dataset.i !== undefined) { toggle(Number(el.dataset.i)); e.preventDefault(); }
-  } else if (k === "escape") { hf.selected.clear(); hf.addMode = false; showMessage(""); render(); requestPreview(); }
+    if (el && el.dataset && el.dataset.i !== undefined && el.closest("#hand")) { toggle(Number(el.dataset.i)); e.preventDefault(); }
+  } else if (k === "escape") { hf.selected.clear(); hf.addMode = false; showMessage(""); hideHint(); $("#pile-options").innerHTML = ""; renderHand(); requestPreview(); }
+  else if (k === "h" && !$("#hint").hidden) { $("#hint").click(); e.preventDefault(); }
+  else if (k === "n" && $("#act-next-hand")) { $("#act-next-hand").click(); e.preventDefault(); }
   else {
     const map = { d: "draw", p: "pile", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" };
     if (map[k]) { click(map[k]); e.preventDefault(); }
