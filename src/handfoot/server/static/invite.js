@@ -45,7 +45,7 @@ async function copyText(text, button) {
   return done;
 }
 
-function seatTitle(s) { return `${s.name ? s.name + " — " : ""}seat ${s.seat + 1}, team ${s.team + 1}`; }
+function inviteSeatTitle(s) { return `${s.name ? s.name + " — " : ""}seat ${s.seat + 1}, team ${s.team + 1}`; }
 function inviteMessage(s, rules) {
   return `Come and play Hand and Foot with us${s.name ? ", " + s.name : ""}! ` +
     `Your place is seat ${s.seat + 1} (team ${s.team + 1}), rules: ${rules}. ` +
@@ -87,7 +87,7 @@ async function drawInvites(box, id, opts = {}, known = null) {
     <p class="invite-state" aria-live="polite">${state}</p>
     <p class="hint">One link per person, like a key to their seat: send each person their own.</p>
     <ul class="invite-list">${people.map((s) => `<li class="invite" data-seat="${s.seat}">
-      <div class="invite-who"><b>${esc(seatTitle(s))}</b>
+      <div class="invite-who"><b>${esc(inviteSeatTitle(s))}</b>
         <span class="joined ${s.joined ? "yes" : ""}">${s.connected ? "at the table now" : s.joined ? "joined" : s.computer ? "a computer plays" : "not joined yet"}</span></div>
       ${s.url ? `<label class="link-label">Link for seat ${s.seat + 1}
         <input class="invite-url" readonly value="${esc(s.url)}"></label>
@@ -122,7 +122,7 @@ async function drawInvites(box, id, opts = {}, known = null) {
       if (!b.hidden) li.querySelector(".share-text").select();
     });
     on(".new-link", async () => {
-      if (!confirm(`Make a new link for ${seatTitle(s)}? The old link stops working at once.`)) return;
+      if (!confirm(`Make a new link for ${inviteSeatTitle(s)}? The old link stops working at once.`)) return;
       try { await hostApi(id, "invite", { seat }); await drawInvites(box, id, opts); }
       catch (e) { error(e); }
     });
