@@ -13,7 +13,8 @@
   function build() {
     if (chat.built) return;
     chat.built = true;
-    $("#table").insertAdjacentHTML("beforeend", `<section id="chat" class="chat" aria-labelledby="chat-title">
+    // in the side column beside the move log, above the hand and its buttons (kept at the bottom)
+    ($("#side") || $("#table")).insertAdjacentHTML("beforeend", `<section id="chat" class="chat" aria-labelledby="chat-title">
       <h2 id="chat-title">Chat at the table <span id="chat-unread" class="unread"></span></h2>
       <div id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages"></div>
       <div id="chat-reactions" class="chat-reactions" role="group" aria-label="Quick reactions"></div>
