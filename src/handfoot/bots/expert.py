@@ -44,7 +44,7 @@ from handfoot.actions import (
 from handfoot.bots.evaluation import squash, value, weights_for
 from handfoot.bots.heuristic import decide, obs_from_hand, obs_from_view, rules_of
 from handfoot.bots.policy import decide_patient, patient_wishes
-from handfoot.cards import NATURAL, NUM_CARDS, RANK, SUIT, Card
+from handfoot.cards import NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, full_deck
 from handfoot.rules import Rules
 from handfoot.scoring import score_hand
@@ -112,8 +112,10 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
                 if not take(c):
                     return None
             kind = _KINDS[m.kind]
-            nats = [c for c in m.cards if NATURAL[c]]
-            rank = RANK[nats[0]] if kind == RANK_MELD and nats else 0
+            # a meld of one rank: the rank of its cards that are not wild (black 3s too,
+            # which are not naturals but make a meld where the rules allow it)
+            plain = [c for c in m.cards if not WILD[c]]
+            rank = RANK[plain[0]] if kind == RANK_MELD and plain else 0
             suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
             ms.append((kind, rank, suit, list(m.cards)))
         melds.append(ms)
@@ -200,11 +202,17 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = 
         if hand.phase == Phase.OVER or ended >= turns:
             return
         actor = hand.actor
+        legal = hand.legal()
+        if not legal:
+            # A sampled world can be one no real deal leads to (other hands and feet are
+            # guesses) and leave a seat without a move (found with black 3s melded only
+            # to go out): the rollout stops there and the world is judged as it stands.
+            return
         o = obs_from_hand(hand, actor)
         if team_of[actor] == team:
-            action = decide_patient(o, hand.is_legal, hand.legal())
+            action = decide_patient(o, hand.is_legal, legal)
         else:
-            action = decide(o, hand.is_legal, hand.legal())
+            action = decide(o, hand.is_legal, legal)
         if isinstance(action, Discard | EndTurn):
             ended += 1
         hand.push(action)
