@@ -3,7 +3,7 @@
 // preset's value; the differences as the engine sees them; the same changes as TOML to
 // copy (or TOML pasted instead). The server's engine checks everything: a refusal is
 // shown next to the setting it names. Saved rule sets can be deleted by whoever saved them.
-const house = { groups: [], base: "", edited: "form", timer: 0, asked: 0 };
+const house = { groups: [], base: "", edited: "form", timer: 0, asked: 0, loads: 0 };
 
 async function postJSON(path, body) {
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -70,7 +70,9 @@ async function loadHouseForm() {
   const base = $("#new-rules").value;
   if (!base || base === house.base) return;
   house.base = base;
+  const mine = ++house.loads;
   const r = await api("/api/rules-form/" + encodeURIComponent(base));
+  if (mine !== house.loads) return;  // another rule set was chosen meanwhile
   house.groups = r.groups;
   $("#house-form").innerHTML = r.groups.map((g) => `<details class="rule-group" id="group-${g.group}">
     <summary>${esc(g.title)}<span class="changed-count"></span></summary>
@@ -84,6 +86,11 @@ async function loadHouseForm() {
   for (const el of $("#house-form").querySelectorAll("input, select")) {
     el.addEventListener("input", formEdited);  // (not "change": it comes again on leaving)
   }
+  if (house.edited === "toml" && $("#house-toml").value.trim()) {
+    markChanged();  // TOML typed while the form loaded is kept: it applies to the new base
+    return;
+  }
+  house.edited = "form";
   $("#house-toml").value = "";
   $("#house-result").innerHTML = "";
   markChanged();
