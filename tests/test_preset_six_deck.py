@@ -440,6 +440,50 @@ def test_black_3s_melded_only_to_go_out_as_a_house_rule() -> None:
     assert score_hand(hand)[0].table_cards == 35 + 130 + 40 + 15  # the black 3s count 5 each
 
 
+def test_black_3s_melded_only_to_go_out_all_go_on_at_once_and_are_offered() -> None:
+    # found by the random-rule-set property test: a player holding nothing but black 3s,
+    # with the team's meld of 3s on the table, could go out only by adding them all at
+    # once, and that move was not listed (so a computer player had no move at all)
+    rules = literal_black_threes("to-go-out")
+    assert rules.going_out.discard == "optional"
+    hand = stacked_hand(rules, upcard="9S", stock="KC 3S")
+    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
+    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
+    on_table(hand, 0, "3C 3S 3C")
+    put_in_foot(hand, 0, "3C 3S KD KS")
+    put_in_foot(hand, 2, "AH AD 5H")
+    hand.apply(Draw(), 0)  # 3C 3S KD KS KC 3S
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)  # 3C 3S 3S left, and out they must go
+    legal = hand.legal_actions()
+    assert AddToMeld(2, parse_cards("3C 3S 3S")) in legal  # all of them: out
+    assert AddToMeld(2, parse_cards("3C 3S")) in legal  # or two, and discard the last
+    assert "only to go out" in refused(hand, AddToMeld(2, parse_cards("3C")), BadMeld, 0)
+    assert AddToMeld(2, parse_cards("3C")) not in legal
+    hand.apply(AddToMeld(2, parse_cards("3C 3S 3S")), 0)
+    assert hand.ended_by == "out"
+
+
+def test_black_3s_melded_only_to_go_out_a_new_meld_of_them_all_is_offered() -> None:
+    rules = literal_black_threes("to-go-out")
+    hand = stacked_hand(rules, upcard="9S", stock="KC 3C")
+    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
+    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
+    put_in_foot(hand, 0, "3C 3S 3C 3S KD KS")
+    put_in_foot(hand, 2, "AH AD 5H")
+    hand.apply(Draw(), 0)
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)  # five black 3s left
+    legal = hand.legal_actions()
+    assert LayMeld(parse_cards("3C 3C 3C 3S 3S")) in legal  # all of them: out
+    assert LayMeld(parse_cards("3C 3C 3C 3S")) in legal  # or four, and discard the last
+    assert LayMeld(parse_cards("3C 3C 3C")) not in legal  # two would be left
+    hand.apply(LayMeld(parse_cards("3C 3C 3C 3S 3S")), 0)
+    assert hand.ended_by == "out"
+
+
 def test_black_3s_melded_only_to_go_out_are_no_part_of_an_opening() -> None:
     rules = literal_black_threes("to-go-out")
     hand = stacked_hand(rules, hands={0: "3C 3S 3C KH KD KS QH QD QS 4C 5C"}, upcard="9S",

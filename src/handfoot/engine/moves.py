@@ -259,12 +259,18 @@ class Hand(CheckedHand):
                 cores = memo[key] = self._cores(rank, wild_sets, usable)
             out.extend(cores)
         black = [c for c in (4, 7) for _ in range(hand[c])]
+        black_to_go_out = rules.threes.black_melded == "to-go-out"
+        checked: list[Action] = []
         if (len(black) >= k and rules.threes.black_melded != "never"
                 and not (mr.one_open_meld_per_rank and open_ranks.get(3, 0))):
-            # Black 3s melded (threes.black_melded): few moves, each checked in full.
-            move = _lay(tuple(black[:k]))
-            if self.is_legal(move):
-                out.append(move)
+            # Black 3s melded (threes.black_melded): few moves, each checked in full (so
+            # added after the emptying filter below). Where they go down only to go out,
+            # that takes all of them, or all but one.
+            for n in sorted({k, left - 1, left}):
+                if k <= n <= len(black) and (n == k or black_to_go_out):
+                    move = _lay(tuple(black[:n]))
+                    if self.is_legal(move):
+                        checked.append(move)
         if mr.sequences:
             for suit in range(4):
                 run: list[Card] = []
@@ -283,6 +289,8 @@ class Hand(CheckedHand):
                 out.append(_lay(tuple(sorted(ws))))
         if check and left - k <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
+        out.extend(checked)
+        checked.clear()
         start = len(out)
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
@@ -291,8 +299,11 @@ class Hand(CheckedHand):
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
             if kind == RANK_MELD and m.rank == 3:  # black 3s: only black 3s go on
-                if black and self.is_legal(_add(i, black[0])):
-                    out.append(_add(i, black[0]))
+                for n in sorted({1, left - 1, left}):
+                    if 1 <= n <= len(black) and (n == 1 or black_to_go_out):
+                        added = _add(i, black[0]) if n == 1 else AddToMeld(i, tuple(black[:n]))
+                        if self.is_legal(added):
+                            checked.append(added)
             elif kind == RANK_MELD:
                 for members in rank_classes[m.rank]:
                     for c in members:
@@ -319,6 +330,7 @@ class Hand(CheckedHand):
                         out.append(_add(i, JOKER))
         if check and left - 1 <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
+        out.extend(checked)
 
     def _cores(self, rank: int, wild_sets: Callable[[int], list[tuple[Card, ...]]],
                usable: int) -> list[Action]:
