@@ -27,8 +27,10 @@ from handfoot.bots.heuristic import (
     decide,
     obs_from_hand,
     obs_from_view,
+    pile_worth,
+    seen_pile,
 )
-from handfoot.cards import NUM_CARDS
+from handfoot.cards import NUM_CARDS, parse_card, parse_cards
 from handfoot.cli import main
 from handfoot.engine import (
     FACE_DOWN,
@@ -42,6 +44,7 @@ from handfoot.engine import (
 from handfoot.game import Game
 from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
 from handfoot.views import seat_view
+from stacked import on_table, stacked_hand
 from test_properties import rule_sets
 
 
@@ -383,7 +386,8 @@ def _meld_reading(m: Any) -> tuple[int, ...]:
 def _reading(o: Obs) -> dict[str, Any]:
     return {**{name: getattr(o, name) for name in OBS_FIELDS if name != "melds"},
             "hand": list(o.hand), "known_next": list(o.known_next), "opened": list(o.opened),
-            "stack_tops": tuple(o.stack_tops),
+            "stack_tops": tuple(o.stack_tops), "history": tuple(o.history),
+            "seen_pile": seen_pile(o, 99),
             "melds": [[_meld_reading(m) for m in team] for team in o.melds]}
 
 
@@ -409,3 +413,43 @@ def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name:
             game.apply(action)
             decisions += 1
     assert decisions > 300
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_pile_read_back_from_the_history_is_the_pile(name: str) -> None:
+    """What the heuristic works out of the pile's top cards (as many as a player takes)
+    from the discards it saw (it may not look through the pile) is the pile, card for
+    card, wherever it works a card out; it works out most of them."""
+    rules = preset(name)
+    known = unknown = 0
+    for seed in range(2):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            hand = game.hand
+            if hand.phase.name == "DRAW" and hand.pile:
+                n = max(rules.pile_take_counts(len(hand.pile)), default=0)
+                seen = seen_pile(obs_from_hand(hand.seat_copy(), hand.actor), n)
+                assert len(seen) == min(n, len(hand.pile))
+                for c, real in zip(seen, hand.pile[len(hand.pile) - len(seen):], strict=True):
+                    if c is None:
+                        unknown += 1
+                    else:
+                        assert c == real
+                        known += 1
+            game.apply(bots[game.actor].choose(None, game.legal_actions()))
+    assert known > 3 * unknown
+
+
+def test_the_heuristic_leaves_a_pile_of_3s_it_cannot_use() -> None:
+    # samba: a pile of black 3s and cards of no use to the hand is not worth a turn
+    rules = preset("samba")
+    hand = stacked_hand(rules, hands={0: "KH KD 9C 9D 10H JH QS 4C 5D 6H 7S"},
+                        stock="8C 8D 8H")
+    on_table(hand, 0, "AH AD AS")
+    o = obs_from_hand(hand, 0)
+    o.history = [(1, Discard(c)) for c in parse_cards("3C 3S 3C 3S 3C 3S 3C 3S 3C 3S 8S 5S KC")]
+    o.pile_size, o.pile_top = 13, parse_card("KC")
+    assert pile_worth(o) < 0
+    o.history = [(1, Discard(c)) for c in parse_cards("KS KC 9H 9S JD 2C 8S 3C 3S 4H JS QH KC")]
+    assert pile_worth(o) > 0

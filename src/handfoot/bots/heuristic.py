@@ -47,6 +47,7 @@ from handfoot.actions import (
     LayDown,
     LayMeld,
     TakePile,
+    TakeUpcard,
 )
 from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import (
@@ -103,8 +104,8 @@ class MeldLike(Protocol):
 #: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
 OBS_FIELDS = ("asked", "foot_left", "hand", "hand_len", "in_foot", "known_next", "melds",
               "minimum", "opened", "partner_foot_left", "partner_hand", "permission", "phase",
-              "pile_size", "pile_top", "pile_wild", "rules", "seat", "stack_tops", "stock_size",
-              "team", "turn")
+              "history", "pile_size", "pile_top", "pile_wild", "rules", "seat", "stack_tops",
+              "stock_size", "team", "turn")
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -126,6 +127,8 @@ class Obs:
     minimum: int
     melds: Sequence[Sequence[MeldLike]]
     pile_top: Card | None
+    #: the public history (read for what lies in the pile)
+    history: Sequence[tuple[int, Action]]
     pile_size: int
     pile_wild: bool
     stock_size: int
@@ -187,6 +190,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
         melds.append(infos)
     o.melds = melds
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
+    o.history = view.history
     o.pile_wild = view.pile_has_wild
     o.stock_size = view.stock_size
     known = [0] * NUM_CARDS
@@ -230,6 +234,7 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.melds = hand.melds  # read only
     pile = hand.pile
     o.pile_top = pile[-1] if pile else None
+    o.history = hand.history  # read only
     o.pile_size = len(pile)
     o.pile_wild = hand.pile_wilds > 0
     o.stock_size = len(hand.stock)
@@ -372,12 +377,70 @@ def answer_yes(o: Obs) -> bool:
     return mine <= bonus + 150 or (lead > 0 and mine <= bonus + lead // 2)
 
 
+PILE_THREE_BASE = 0.2
+PILE_THREE_RISK = 0.0
+
+
+def seen_pile(o: Obs, n: int) -> list[Card | None]:
+    """The pile's top ``n`` cards, bottom first, as the table saw them go down (None: a
+    card not worked out): the discards since it was last taken, read back from the end of
+    the history (the heuristic may not look through the pile, but remembers)."""
+    n = min(n, o.pile_size)
+    out: list[Card | None] = []
+    skip = 0
+    history = o.history
+    for i in range(len(history) - 1, -1, -1):
+        if len(out) >= n:
+            break
+        a = history[i][1]
+        if isinstance(a, Discard):
+            if skip:
+                skip -= 1
+            else:
+                out.append(a.card)
+        elif isinstance(a, TakePile):
+            if not a.count:
+                break  # the whole pile, or as many as the rules said: what stayed is not read
+            skip += a.count  # the top cards went; the ones beneath stayed
+        elif isinstance(a, TakeUpcard):
+            skip += 1
+    out.extend([None] * (n - len(out)))
+    out.reverse()
+    return out
+
+
+def pile_worth(o: Obs) -> float:
+    """What taking the whole pile is worth, in cards, as the table has seen it: a wild
+    or a natural the team's melds or the hand can use counts one, another natural a
+    little, and a 3 that counts against its holder costs a discard to shed it and the
+    risk of being caught with it."""
+    rules = o.rules
+    hand = o.hand
+    size = rules.meld.book_size
+    open_ranks = {m.rank for m in o.melds[o.team] if m.kind == RANK_MELD and m.size < size}
+    held = rules.held_value
+    worth = 0.0
+    for c in seen_pile(o, max(o.rules.pile_take_counts(o.pile_size), default=0)):
+        if c is None:
+            worth += 0.3
+        elif WILD[c]:
+            worth += 1.0
+        elif 4 <= c < 8:
+            worth -= PILE_THREE_BASE + max(0, -held[c]) * PILE_THREE_RISK
+        else:
+            base = (RANK[c] - 2) * 4
+            have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+            worth += 1.0 if RANK[c] in open_ranks or have >= 2 else (0.6 if have else 0.1)
+    return worth
+
+
 def draw_options(o: Obs, ok: Ok) -> list[Action]:
     out: list[Action] = []
     rules = o.rules
     top = o.pile_top
     late = o.stock_size <= rules.players.seats * rules.turn.draw and o.in_foot
-    if top is not None and NATURAL[top] and not late:
+    if (top is not None and NATURAL[top] and not late
+            and (o.pile_size < 3 or pile_worth(o) >= 0)):
         rank = RANK[top]
         nats = naturals_of(o.hand, rank)
         wilds = wilds_of(o.hand)
@@ -521,12 +584,20 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
         elif m.size < size and (kind == SEQUENCE or wilds):
             order.append((False, i))
     order.sort()
+    # Naturals enough for a new meld of a rank whose book is finished make a second
+    # book rather than burn on the first (where the rules let a new meld of it start).
+    open_ranks = {m.rank for m in melds if m.kind == RANK_MELD and m.size < size}
+    later: list[Action] = []
     for _, i in order:
         m = melds[i]
         if m.kind == RANK_MELD:
             nats = naturals_of(hand, m.rank)
+            burn = m.size >= size and len(nats) >= mr.min_size and m.rank not in open_ranks
             for k in range(len(nats), 0, -1):
-                yield (AddToMeld(i, tuple(nats[:k])))
+                if burn:
+                    later.append(AddToMeld(i, tuple(nats[:k])))
+                else:
+                    yield (AddToMeld(i, tuple(nats[:k])))
         elif m.kind == SEQUENCE and m.size < size:
             for c in _sequence_extension(hand, m, size):
                 yield (AddToMeld(i, (c,)))
@@ -545,6 +616,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
             yield LayMeld(tuple(nats[:size]))
             if len(nats) > mr.min_size:
                 yield LayMeld(tuple(nats[:mr.min_size]))
+    yield from later
     # 3. Sequences.
     if mr.sequences:
         for suit in range(4):
