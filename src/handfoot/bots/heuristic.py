@@ -682,8 +682,11 @@ def _wild_adds(o: Obs, melds: Sequence[MeldLike], wilds: list[Card], clean_b: in
     scored.sort()
     for _, _, i, k in scored:
         out.append(AddToMeld(i, tuple(wilds[:k])))
-    # A pair with a wild, once dirty books are needed or wilds are plenty.
-    if heavy:
+    # A pair with a wild, once dirty books are needed or wilds are plenty, while the
+    # clean books still needed have clean melds growing toward them (a pair laid dirty
+    # can no longer become one).
+    clean_growing = sum(1 for m in melds if m.kind == RANK_MELD and m.wilds == 0)
+    if heavy and clean_growing >= clean_needed:
         hand = o.hand
         for rank in range(14, 3, -1):
             base = (rank - 2) * 4
