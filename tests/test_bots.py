@@ -30,7 +30,7 @@ from handfoot.bots.heuristic import (
     pile_worth,
     seen_pile,
 )
-from handfoot.cards import NUM_CARDS, parse_card, parse_cards
+from handfoot.cards import NUM_CARDS, WILD, parse_card, parse_cards
 from handfoot.cli import main
 from handfoot.engine import (
     FACE_DOWN,
@@ -453,3 +453,26 @@ def test_the_heuristic_leaves_a_pile_of_3s_it_cannot_use() -> None:
     assert pile_worth(o) < 0
     o.history = [(1, Discard(c)) for c in parse_cards("KS KC 9H 9S JD 2C 8S 3C 3S 4H JS QH KC")]
     assert pile_worth(o) > 0
+
+
+@pytest.mark.parametrize("name", ["texas-good-sam", "classic"])
+def test_the_expert_weighs_throwing_a_wild_only_where_its_policy_would(name: str) -> None:
+    # its search scored a wild discard on noise and threw wilds away (issue 17): a wild
+    # is among its candidates only as its policy's own first choice
+    rules = preset(name)
+    expert = ExpertBot(1)
+    checked = 0
+    for seed in range(2):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            seat = game.actor
+            legal = game.legal_actions()
+            view = seat_view(game, seat)
+            if view.phase == "play":
+                cands = expert.candidate_actions(view, legal)
+                for a in cands[1:]:
+                    assert not (isinstance(a, Discard) and WILD[a.card]), (cands, view.hand_counts)
+                checked += sum(1 for a in legal if isinstance(a, Discard) and WILD[a.card]) > 0
+            game.apply(bots[seat].choose(None, legal), seat)
+    assert checked > 20

@@ -278,6 +278,8 @@ class ExpertBot:
             if not out and not self.play_search and not isinstance(a, Discard):
                 return [a]  # melding and adding: its policy's call
             if isinstance(a, Discard):
+                if out and WILD[a.card]:
+                    break  # a wild is thrown only where its policy throws it first
                 if discards < self.candidates - (1 if out and not isinstance(out[0], Discard)
                                                  else 0):
                     out.append(a)
