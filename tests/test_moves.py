@@ -24,6 +24,8 @@ from handfoot.actions import (
     GO_DOWN,
     Action,
     AddToMeld,
+    AnswerGoOut,
+    AskToGoOut,
     Discard,
     Draw,
     GoDown,
@@ -43,6 +45,7 @@ from handfoot.testing import put_meld, stacked_deal
 from handfoot.views import seat_view
 from helpers import snapshot
 from oracle_openings import OldOpenings
+from stacked import on_table, put_in_foot, stacked_hand
 from test_properties import rule_sets
 
 
@@ -59,6 +62,10 @@ def candidates(hand: Hand, codec: MoveCodec) -> Iterator[int]:
     for i in range(min(melds + 1, codec.max_melds)):
         yield from (codec.add_base + i * NUM_CARDS + c for c in classes)
     yield from range(codec.meld_base, codec.pile_base)
+    if codec.black_threes:  # black 3s added two or more at once, to go out
+        for i in range(min(melds, codec.max_melds)):
+            base = codec.black_base + i * (codec.black_threes - 1)
+            yield from range(base, base + codec.black_threes - 1)
     top = hand.pile_top
     if top is not None and hand.phase == Phase.DRAW:
         places = len(hand.rules.rank_classes[(top >> 2) + 2]) if top < 52 else 0
@@ -379,3 +386,28 @@ def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> No
     assert any(isinstance(a, Discard) for a in legal)
     with pytest.raises(IllegalAction, match="needs 1 more clean book"):
         hand.apply(AddToMeld(0, parse_cards("2C")))
+
+
+def test_black_3s_melded_only_to_go_out_are_numbered_all_at_once() -> None:
+    rules = Rules.from_toml('extends = "six-deck"\n[threes]\nblack_melded = "to-go-out"\n')
+    codec = MoveCodec(rules)
+    assert codec.describe()["add-black-3s"] == codec.max_melds * (2 * rules.num_decks - 1)
+    assert MoveCodec(preset("six-deck")).describe()["add-black-3s"] == 0
+    hand = stacked_hand(rules, upcard="9S", stock="KC 3C")
+    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
+    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
+    on_table(hand, 0, "3C 3S 3C")
+    put_in_foot(hand, 0, "3C 3S 3C 3S KD KS")
+    put_in_foot(hand, 2, "AH AD 5H")
+    hand.apply(Draw(), 0)
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)  # five black 3s left
+    check_moves(hand, codec)
+    listed = hand.legal_actions()
+    assert AddToMeld(2, parse_cards("3C 3C 3C 3S 3S")) in listed
+    assert AddToMeld(2, parse_cards("3C 3C 3C 3S")) in listed
+    number = codec.encode(AddToMeld(2, parse_cards("3C 3C 3C 3S 3S")))
+    assert number >= codec.black_base
+    hand.apply(codec.decode(number, hand), 0)
+    assert hand.ended_by == "out"

@@ -63,8 +63,10 @@ class MoveCodec:
     The numbers, in blocks: the ten moves without cards (draw, take the upcard, pick
     up the foot, end the turn, ask, yes, no, go down, choose stack 1 or 2); a discard
     of each kind of card; taking back laid-out meld ``i``; one card of each kind added
-    to meld ``i``; every smallest new meld (as many cards as a meld needs); and taking
-    the pile showing each shape of cards, for each count taken.
+    to meld ``i``; every smallest new meld (as many cards as a meld needs); taking
+    the pile showing each shape of cards, for each count taken; and, where black 3s are
+    melded only to go out (they go down all at once), two or more black 3s added to meld
+    ``i`` (the larger melds of them are among the new melds).
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -85,8 +87,12 @@ class MoveCodec:
         self.pile_base = self.meld_base + len(self.cores)
         self.shows: list[Shape] = self._all_shows()
         self._show_ids = {shape: i for i, shape in enumerate(self.shows)}
+        self.black_base = self.pile_base + len(self.shows) * (self.max_count + 1)
+        #: how many black 3s there are, where they go down only all at once, else 0
+        self.black_threes = (2 * rules.num_decks if rules.threes.black_melded == "to-go-out"
+                             else 0)
         #: how many move numbers there are
-        self.size = self.pile_base + len(self.shows) * (self.max_count + 1)
+        self.size = self.black_base + self.max_melds * max(self.black_threes - 1, 0)
 
     # ----------------------------------------------------------- the shapes
     def _all_cores(self) -> Iterable[Shape]:
@@ -112,6 +118,9 @@ class MoveCodec:
                 yield (*(0,) * t, *(JOKER,) * (k - t))
         if rules.threes.black_melded != "never":
             yield (self.card_class[4],) * k  # black 3s, where the rules let them be melded
+        if rules.threes.black_melded == "to-go-out":  # ... and all at once, to go out
+            for n in range(k + 1, 2 * rules.num_decks + 1):
+                yield (self.card_class[4],) * n
 
     def _all_shows(self) -> list[Shape]:
         """What may be shown to take the pile, as positions among the top card's rank's
@@ -151,8 +160,12 @@ class MoveCodec:
             if action.meld < self.max_melds:
                 return self.back_base + action.meld
         elif isinstance(action, AddToMeld):
-            if len(action.cards) == 1 and action.meld < self.max_melds:
+            n = len(action.cards)
+            if n == 1 and action.meld < self.max_melds:
                 return self.add_base + action.meld * NUM_CARDS + self.card_class[action.cards[0]]
+            if (1 < n <= self.black_threes and action.meld < self.max_melds
+                    and all(c in (4, 7) for c in action.cards)):
+                return self.black_base + action.meld * (self.black_threes - 1) + n - 2
         elif isinstance(action, LayMeld):
             core = self._core_ids.get(self._shape(action.cards))
             if core is not None:
@@ -186,6 +199,9 @@ class MoveCodec:
             for cls in sorted(set(shape)):
                 cards += self._lowest(held, cls, shape.count(cls))
             return LayMeld(tuple(cards))
+        if number >= self.black_base:
+            meld, n = divmod(number - self.black_base, self.black_threes - 1)
+            return AddToMeld(meld, tuple(self._lowest(held, self.card_class[4], n + 2)))
         show, count = divmod(number - self.pile_base, self.max_count + 1)
         top = hand.pile_top
         shown: list[Card] = []
@@ -222,5 +238,6 @@ class MoveCodec:
         """The size of each block of numbers."""
         return {"fixed": len(_FIXED), "discard": NUM_CARDS, "take-back": self.max_melds,
                 "add": self.max_melds * NUM_CARDS, "meld": len(self.cores),
-                "take-pile": len(self.shows) * (self.max_count + 1), "size": self.size}
+                "take-pile": len(self.shows) * (self.max_count + 1),
+                "add-black-3s": self.size - self.black_base, "size": self.size}
 
