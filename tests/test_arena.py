@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import handfoot.bots.heuristic
 from handfoot.actions import Action
 from handfoot.arena import SimSpec, chunks, play_chunk, plot_differences, simulate, wilson
 from handfoot.bots import BOTS, RandomBot
@@ -163,3 +164,19 @@ def test_turns_are_counted_when_going_out_ends_only_the_turn() -> None:
         game = play(Game(rules, seed=seed), seat_bots(rules, ["heuristic"], seed))
         assert game.over and game.results[0].went_out is not None
         assert hand_turns(game.results[0]) == game.hand.turn_number
+
+
+def test_a_bot_from_a_file_plays_as_the_same_bot_would(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # another version of a bot, saved in a file, is matched against this one; a copy of
+    # the heuristic plays each duplicate deal exactly as the heuristic does
+    copy = tmp_path / "old_heuristic.py"
+    # (compiled or not, the source sits in the package's folder)
+    copy.write_text((Path(handfoot.bots.heuristic.__file__).parent / "heuristic.py").read_text())
+    data = sim_json(["--variant", "classic", "--hands", "6", "--seed", "5", "--duplicate",
+                     "--jobs", "2", "--bots", f"heuristic,{copy}:HeuristicBot"], capsys)
+    assert data["hands"] == 12 and data["wins"][0] == data["wins"][1]
+    assert data["mean_difference"] == 0
+    for bad in (f"{tmp_path}/none.py:HeuristicBot", f"{copy}:NoSuchBot"):
+        assert main(["sim", "--variant", "classic", "--bots", f"heuristic,{bad}"]) == 2
+        assert "cannot be loaded" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from handfoot.arena import (
     summary_json,
     summary_text,
 )
-from handfoot.bots import BOTS
+from handfoot.bots import BOTS, is_bot_file, make_bot
 from handfoot.cards import format_card, format_cards
 from handfoot.game import Game
 from handfoot.records import RecordError, load, replay
@@ -147,11 +147,18 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(f"handfoot: {e}", file=sys.stderr)
         return 2
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in BOTS]
+    unknown = [b for b in names if b not in BOTS and not is_bot_file(b)]
     if unknown or not names:
         print(f"handfoot: unknown bot(s) {', '.join(unknown)}; the bots are {', '.join(BOTS)}",
               file=sys.stderr)
         return 2
+    for name in names:
+        if is_bot_file(name):
+            try:
+                make_bot(name)
+            except (ValueError, SyntaxError, ImportError) as e:
+                print(f"handfoot: the bot {name} cannot be loaded: {e}", file=sys.stderr)
+                return 2
     teams = rules.players.teams
     if len(names) > teams:
         print(f"handfoot: {len(names)} bots for {teams} teams; give one bot per team",
@@ -302,7 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sim", help="bots play many hands (or games); prints a summary")
     p.add_argument("--variant", required=True)
     p.add_argument("--bots", default="random,random",
-                   help="one bot per team, comma-separated: team 1's first")
+                   help="one bot per team, comma-separated: team 1's first (a bot may be "
+                   "PATH.py:Class, another version of a bot saved in a file)")
     p.add_argument("--hands", type=int, default=100, help="single hands to play")
     p.add_argument("--games", type=int, help="whole games (the preset's hands) instead")
     p.add_argument("--seed", type=int, default=0)

@@ -92,8 +92,46 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 LEVELS: dict[str, str] = {"easy": "random", "medium": "heuristic", "hard": "expert"}
 
 
+#: bot classes loaded from files, by "PATH.py:Class"
+_FROM_FILES: dict[str, Callable[[int], Bot]] = {}
+
+
+def is_bot_file(name: str) -> bool:
+    """Whether ``name`` names a bot class in a Python file, as ``PATH.py:Class``: another
+    version of a bot (an older heuristic saved with ``git show``, say) to match against
+    this one in ``handfoot sim``."""
+    path, _, cls = name.rpartition(":")
+    return path.endswith(".py") and cls.isidentifier()
+
+
+def _bot_from_file(name: str) -> Callable[[int], Bot]:
+    made = _FROM_FILES.get(name)
+    if made is not None:
+        return made
+    import importlib.util
+    import sys
+    path, _, cls = name.rpartition(":")
+    module_name = f"handfoot_bot_file_{len(_FROM_FILES)}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # (dataclasses and pickling look modules up)
+    try:
+        spec.loader.exec_module(module)
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror}") from None
+    found: Callable[[int], Bot] | None = getattr(module, cls, None)
+    if not callable(found):
+        raise ValueError(f"{path} has no bot class {cls}")
+    _FROM_FILES[name] = found
+    return found
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
     name = LEVELS.get(name, name)
+    if is_bot_file(name):
+        return _bot_from_file(name)(seed)
     try:
         cls = BOTS[name]
     except KeyError:
