@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -85,6 +86,41 @@ def test_moves_made_through_a_are_seen_through_b(
         assert max(late) < 2.0, late
     finally:
         for c in [*seats.values(), watcher]:
+            c.close()
+
+
+def test_the_next_hand_waits_for_the_people_at_both_processes(
+        two: tuple[ServerProcess, ServerProcess]) -> None:
+    # Ann plays through A, Bob through B; each presses "Next hand" where they are, and the
+    # next hand is dealt once both have (each process used to wait for the other's person)
+    a, b = two
+    out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+        {"kind": "bot"}, {"kind": "bot"}]})
+    tokens = {i["seat"]: i["token"] for i in out["invites"]}
+    people = [a.client(out["id"], tokens[0]), b.client(out["id"], tokens[1])]
+    rng = random.Random(3)
+    acted = [-1, -1]
+    deadline = time.monotonic() + 300
+    try:
+        while True:
+            states = [c.state() for c in people]
+            if all(st["view"]["hand_number"] == 2 and st["waiting"] is None for st in states):
+                break
+            assert time.monotonic() < deadline, [st["waiting"] for st in states]
+            for i, (c, st) in enumerate(zip(people, states, strict=True)):
+                if (st["legal"] and st["view"]["actor"] == st["seat"] and st["seq"] != acted[i]
+                        and st["waiting"] is None):
+                    acted[i] = st["seq"]
+                    c.act(rng.choice(st["legal"]))
+            time.sleep(0.02)
+        assert [c.pressed for c in people] == [{1}, {1}]
+        # the move log tells every move at both processes, whoever's process made it
+        seq = max(st["seq"] for st in states)
+        logs = [[e["seq"] for e in c.state(seq)["log"]] for c in people]
+        assert logs[0] and logs[0] == logs[1]
+    finally:
+        for c in people:
             c.close()
 
 

@@ -24,6 +24,7 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("seats", lambda note: _seats(manager, note))
     bus.on("time", lambda note: _time(manager, note))
     bus.on("notice", lambda note: _notice(manager, note))
+    bus.on("ready", lambda note: _ready(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
 
 
@@ -53,8 +54,9 @@ async def _act(manager: Manager, note: dict[str, Any]) -> None:
         if table.seq == seq - 1 and "a" in note:
             try:
                 manager._time_point(table)
-                table.game.apply(action_from_json(note["a"]), note.get("seat"))
-                table.seq = seq
+                seat = note.get("seat")
+                manager.apply_heard(table, seat if isinstance(seat, int) else None,
+                                    action_from_json(note["a"]))
                 applied = True
             except Exception:  # cannot be: the log decides
                 log.exception("table %s: an action heard does not apply", table.id)
@@ -107,6 +109,14 @@ async def _notice(manager: Manager, note: dict[str, Any]) -> None:
     table = manager.live.get(tid) if isinstance(tid, str) else None
     if table is not None and isinstance(text, str):
         await manager.notify(table, text)
+
+
+async def _ready(manager: Manager, note: dict[str, Any]) -> None:
+    """A person at another process pressed "Next hand"."""
+    tid, seat, hand = note.get("t"), note.get("seat"), note.get("h")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None and isinstance(seat, int) and isinstance(hand, int):
+        await manager.ready_heard(table, seat, hand)
 
 
 async def resync_all(manager: Manager) -> None:

@@ -52,6 +52,9 @@ class MoveLog:
              wait_for_people: bool) -> None:
         """Call just after the action is applied (``seq``: its number in the log)."""
         before, hand = started
+        if self.paused_after is not None:  # play went on (a move made at another process)
+            self.paused_after = None
+            self.ready = set()
         self.moves.append((seq, before.hand_number, after_move(game, before)))
         del self.moves[:-KEEP]
         if game.results and game.results[-1].number == before.hand_number:  # it ended

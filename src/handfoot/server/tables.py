@@ -368,13 +368,19 @@ class Manager:
                 continue
             self._time_point(table)
             action = action_from_json(a.action)
-            table.game.verify(action, a.seat)
-            started = table.moves.start(
-                table.game, table.game.actor if a.seat is None else a.seat, action)
-            table.game.push(action)
-            table.moves.done(table.game, a.seq, started, wait_for_people=False)
-            table.seq = a.seq + 1
+            self.apply_heard(table, a.seat, action)
         self._time_point(table)
+
+    def apply_heard(self, table: LiveTable, seat: int | None, action: Action) -> None:
+        """Apply an action another process wrote (from its notice or the log), as the
+        table's own: told in the move log, and the hand it ends waits for the people."""
+        table.game.verify(action, seat)
+        started = table.moves.start(
+            table.game, table.game.actor if seat is None else seat, action)
+        table.game.push(action)
+        table.moves.done(table.game, table.seq, started,
+                         wait_for_people=bool(table.people()))
+        table.seq += 1
 
     @staticmethod
     def _time_point(table: LiveTable) -> None:
@@ -660,6 +666,16 @@ class Manager:
         handed a seat to the computer). Play goes on once every person is ready."""
         if not table.paused:
             return
+        hand = table.moves.paused_after
+        await self.ready_heard(table, seat, hand)
+        if seat is not None and self.bus is not None:  # the people at other processes
+            await asyncio.to_thread(self.store.notify, {"k": "ready", "t": table.id,
+                                                        "h": hand, "seat": seat})
+
+    async def ready_heard(self, table: LiveTable, seat: int | None, hand: int | None) -> None:
+        """``seat`` is ready to play on after hand ``hand`` (here or at another process)."""
+        if not table.paused or table.moves.paused_after != hand:
+            return  # play went on already (or the note is about another pause)
         if seat is not None:
             table.moves.ready.add(seat)
         if not table.moves.waiting_for(table.people()):
