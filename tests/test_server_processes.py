@@ -124,6 +124,33 @@ def test_the_next_hand_waits_for_the_people_at_both_processes(
             c.close()
 
 
+def test_a_table_waiting_for_its_people_starts_when_they_join_at_two_processes(
+        two: tuple[ServerProcess, ServerProcess]) -> None:
+    # Ann opens her link at A, Bob his at B: the table starts, seen at both (each process
+    # used to know only of the person who joined there, and waited for the other)
+    a, b = two
+    made = a.post("/api/tables", {"rules": "classic", "wait": True, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+        {"kind": "human", "name": "Bob"}, {"kind": "bot", "level": "easy"}]})
+    tokens = {i["seat"]: i["token"] for i in made["invites"]}
+    ann = a.client(made["id"], tokens[0])
+    try:
+        assert ann.state()["waiting_to_start"]
+        b.get(f"/api/tables/{made['id']}")  # B has the table in memory, waiting
+        bob = b.client(made["id"], tokens[2])
+        try:
+            for c in (ann, bob):
+                st = c.wait(lambda m: m["type"] == "state" and not m["waiting_to_start"])
+                assert [s["joined"] for s in st["seats"]][0::2] == [True, True]
+            for server in (a, b):  # the lobby of either process says it has started
+                listed = {t["id"]: t for t in server.get("/api/tables")["tables"]}
+                assert not listed[made["id"]]["waiting"]
+        finally:
+            bob.close()
+    finally:
+        ann.close()
+
+
 def test_a_seat_handed_to_the_computer_through_a_is_played_through_b(
         two: tuple[ServerProcess, ServerProcess]) -> None:
     a, b = two

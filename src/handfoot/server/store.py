@@ -324,13 +324,23 @@ class Store:
         with self.engine.begin() as c:
             done = c.execute(sa.delete(waiting_tables)
                              .where(waiting_tables.c.table_id == table_id))
+            if done.rowcount:
+                self._seats_changed(c, table_id)
         return bool(done.rowcount)
+
+    def _seats_changed(self, c: Any, table_id: str) -> None:
+        """Tell the other server processes, when the change is made, that the table's
+        seats, the people who joined or its waiting changed (PostgreSQL)."""
+        if self.postgres:
+            c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
+                {"o": self.origin, "k": "seats", "t": table_id})})
 
     def join_seat(self, table_id: str, seat: int) -> None:
         """Keep that the seat's person has opened their invite link."""
         try:
             with self.engine.begin() as c:
                 c.execute(sa.insert(joined_seats).values(table_id=table_id, seat=seat))
+                self._seats_changed(c, table_id)
         except IntegrityError:
             pass  # joined before
 
@@ -358,9 +368,7 @@ class Store:
         with self.engine.begin() as c:
             c.execute(sa.update(tables).where(tables.c.id == table_id)
                       .values(seats_json=json.dumps(seats)))
-            if self.postgres:
-                c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
-                    {"o": self.origin, "k": "seats", "t": table_id})})
+            self._seats_changed(c, table_id)
 
     def set_result(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as c:

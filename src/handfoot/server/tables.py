@@ -571,8 +571,12 @@ class Manager:
         row = self.store.table(table.id)
         if row is not None and row.seats != table.row.seats:
             table.row = dataclasses.replace(table.row, seats=row.seats)
-        if table.waiting:
+        if table.waiting:  # who has joined (at any process), and whether it still waits
+            table.joined = self.store.joined_seats(table.id)
             table.waiting = self.store.is_waiting(table.id)
+            if table.waiting and not table.waiting_for():
+                self.store.start_table(table.id)
+                table.waiting = False
 
     def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
         """The seat's invite link was revoked: close the sockets opened with it."""
