@@ -377,8 +377,9 @@ def answer_yes(o: Obs) -> bool:
     return mine <= bonus + 150 or (lead > 0 and mine <= bonus + lead // 2)
 
 
-PILE_THREE_BASE = 0.2
-PILE_THREE_RISK = 0.0
+#: what a 3 in the pile costs, in cards, whatever it counts held: a discard to shed it
+#: (heavier weights, a red 3 costing its penalty as risk, lost in every preset but samba)
+PILE_THREE = 0.2
 
 
 def seen_pile(o: Obs, n: int) -> list[Card | None]:
@@ -418,7 +419,6 @@ def pile_worth(o: Obs) -> float:
     hand = o.hand
     size = rules.meld.book_size
     open_ranks = {m.rank for m in o.melds[o.team] if m.kind == RANK_MELD and m.size < size}
-    held = rules.held_value
     worth = 0.0
     for c in seen_pile(o, max(o.rules.pile_take_counts(o.pile_size), default=0)):
         if c is None:
@@ -426,7 +426,7 @@ def pile_worth(o: Obs) -> float:
         elif WILD[c]:
             worth += 1.0
         elif 4 <= c < 8:
-            worth -= PILE_THREE_BASE + max(0, -held[c]) * PILE_THREE_RISK
+            worth -= PILE_THREE
         else:
             base = (RANK[c] - 2) * 4
             have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
@@ -586,13 +586,17 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     order.sort()
     # Naturals enough for a new meld of a rank whose book is finished make a second
     # book rather than burn on the first (where the rules let a new meld of it start).
-    open_ranks = {m.rank for m in melds if m.kind == RANK_MELD and m.size < size}
+    open_ranks: set[int] | None = None
     later: list[Action] = []
     for _, i in order:
         m = melds[i]
         if m.kind == RANK_MELD:
             nats = naturals_of(hand, m.rank)
-            burn = m.size >= size and len(nats) >= mr.min_size and m.rank not in open_ranks
+            burn = False
+            if m.size >= size and len(nats) >= mr.min_size:
+                if open_ranks is None:
+                    open_ranks = {x.rank for x in melds if x.kind == RANK_MELD and x.size < size}
+                burn = m.rank not in open_ranks
             for k in range(len(nats), 0, -1):
                 if burn:
                     later.append(AddToMeld(i, tuple(nats[:k])))
