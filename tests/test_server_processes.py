@@ -91,33 +91,47 @@ def test_moves_made_through_a_are_seen_through_b(
 
 def test_the_next_hand_waits_for_the_people_at_both_processes(
         two: tuple[ServerProcess, ServerProcess]) -> None:
-    # Ann plays through A, Bob through B; each presses "Next hand" where they are, and the
-    # next hand is dealt once both have (each process used to wait for the other's person)
+    # Ann plays through A, Bob through B. The hand over, Ann presses "Next hand" at once;
+    # the table waits for Bob too (each process used to wait only for its own people),
+    # and deals on when he presses at B
     a, b = two
     out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
         {"kind": "bot"}, {"kind": "bot"}]})
     tokens = {i["seat"]: i["token"] for i in out["invites"]}
-    people = [a.client(out["id"], tokens[0]), b.client(out["id"], tokens[1])]
+    ann = a.client(out["id"], tokens[0])
+    bob = b.client(out["id"], tokens[1], next_hand=False)
+    people = [ann, bob]
     rng = random.Random(3)
     acted = [-1, -1]
     deadline = time.monotonic() + 300
     try:
+        wait_for(lambda: all(st["seats"][0]["connected"] and st["seats"][1]["connected"]
+                             for st in (ann.state(), bob.state())), 10, "both seen here")
         while True:
             states = [c.state() for c in people]
-            if all(st["view"]["hand_number"] == 2 and st["waiting"] is None for st in states):
+            if states[1]["waiting"] is not None:
                 break
-            assert time.monotonic() < deadline, [st["waiting"] for st in states]
+            assert time.monotonic() < deadline
             for i, (c, st) in enumerate(zip(people, states, strict=True)):
                 if (st["legal"] and st["view"]["actor"] == st["seat"] and st["seq"] != acted[i]
                         and st["waiting"] is None):
                     acted[i] = st["seq"]
                     c.act(rng.choice(st["legal"]))
             time.sleep(0.02)
-        assert [c.pressed for c in people] == [{1}, {1}]
+        seq = states[1]["seq"]
+        for c in people:  # both processes wait for both people; Ann is ready
+            wait_for(lambda c=c: c.state()["waiting"] == {"hand": 1, "ready": [0],
+                                                          "people": [0, 1]}, 10, "Ann ready")
+        time.sleep(1.0)
+        assert [c.state()["seq"] for c in people] == [seq, seq]  # nobody plays on
+        assert ann.pressed == {1}
+        bob.send({"type": "next-hand"})
+        for c in people:
+            st = c.wait(lambda m: m["type"] == "state" and m["view"]["hand_number"] == 2
+                        and m["waiting"] is None, timeout=30)
         # the move log tells every move at both processes, whoever's process made it
-        seq = max(st["seq"] for st in states)
-        logs = [[e["seq"] for e in c.state(seq)["log"]] for c in people]
+        logs = [[e["seq"] for e in c.state(seq)["log"] if e["seq"] < seq] for c in people]
         assert logs[0] and logs[0] == logs[1]
     finally:
         for c in people:

@@ -464,6 +464,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             conn.push(await _hello(table, seat))
             if seat is not None:  # (after joining the connections: a revocation finds it)
                 await manager.join(table, seat)
+                await manager.tell_here(table)
                 await chat.welcome(table, conn)
             await manager.broadcast(table)  # this one's view, and everyone sees who is here
             while not conn.dropped:
@@ -494,6 +495,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             await conn.stop()
             if seat is not None and not manager.closing:
                 with contextlib.suppress(Exception):
+                    await manager.tell_here(table)
                     await manager.broadcast(table)
                     await manager.next_hand(table, None)  # nobody waits for who left
 

@@ -74,7 +74,7 @@ def host_routes(store: Store, manager: Manager,
         return table, data
 
     def seats_json(request: Request, table: LiveTable, creator: str) -> list[dict[str, Any]]:
-        connected = {c.seat for c in table.connections if c.seat is not None}
+        connected = table.connected()
         out = []
         for i, s in enumerate(table.seats):
             url = None

@@ -25,6 +25,8 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("time", lambda note: _time(manager, note))
     bus.on("notice", lambda note: _notice(manager, note))
     bus.on("ready", lambda note: _ready(manager, note))
+    bus.on("here", lambda note: _here(manager, note))
+    bus.on("who", lambda note: _who(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
 
 
@@ -117,6 +119,31 @@ async def _ready(manager: Manager, note: dict[str, Any]) -> None:
     table = manager.live.get(tid) if isinstance(tid, str) else None
     if table is not None and isinstance(seat, int) and isinstance(hand, int):
         await manager.ready_heard(table, seat, hand)
+
+
+async def _here(manager: Manager, note: dict[str, Any]) -> None:
+    """Who is connected to another process at a table: the pause between hands waits
+    for them too, and the seats show them as here."""
+    tid, origin, seats = note.get("t"), note.get("o"), note.get("seats")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is None or not isinstance(origin, str) or not isinstance(seats, list):
+        return
+    now = {s for s in seats if isinstance(s, int)}
+    if now:
+        table.elsewhere[origin] = now
+    else:
+        table.elsewhere.pop(origin, None)
+    await manager.ready_heard(table, None, table.moves.paused_after)  # (who left: no wait)
+    await manager.broadcast(table)
+
+
+async def _who(manager: Manager, note: dict[str, Any]) -> None:
+    """Another process has just read the table into memory: say who is here."""
+    tid = note.get("t")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None and table.here():
+        table.told_here = frozenset()
+        await manager.tell_here(table)
 
 
 async def resync_all(manager: Manager) -> None:

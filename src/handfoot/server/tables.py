@@ -119,6 +119,10 @@ class LiveTable:
     timed: bool = True
     #: a club event's table (no hints there); None until looked up
     club_event: bool | None = None
+    #: the seats whose person is connected at another server process, by process
+    elsewhere: dict[str, set[int]] = field(default_factory=dict)
+    #: the seats connected here, as last told to the other processes
+    told_here: frozenset[int] = frozenset()
 
     @property
     def id(self) -> str:
@@ -136,10 +140,22 @@ class LiveTable:
         """The people's seats whose invite link has not been opened yet."""
         return [i for i, s in enumerate(self.seats)
                 if s["kind"] == "human" and not s.get("computer") and i not in self.joined]
+
+    def here(self) -> set[int]:
+        """The seats whose person is connected to this process."""
+        return {c.seat for c in self.connections if c.seat is not None and not c.dropped}
+
+    def connected(self) -> set[int]:
+        """The seats whose person is connected, to this process or another."""
+        out = self.here()
+        for seats in self.elsewhere.values():
+            out |= seats
+        return out
+
     def people(self) -> list[int]:
-        """The seats of the people at the table now: connected, not played by a computer."""
-        here = {c.seat for c in self.connections if c.seat is not None and not c.dropped}
-        return [i for i in here if not self.is_bot(i)]
+        """The seats of the people at the table now: connected (to any server process),
+        not played by a computer."""
+        return sorted(i for i in self.connected() if not self.is_bot(i))
 
     @property
     def paused(self) -> bool:
@@ -189,7 +205,7 @@ def message_for(table: LiveTable, seat: int | None,
     """The state message one seat (or a spectator, with ``seat`` None) receives;
     ``legal``: the actions listed for the seat to act (worked out off the loop)."""
     game = table.game
-    connected = {c.seat for c in table.connections if c.seat is not None}
+    connected = table.connected()
     view = public_view(game) if seat is None else seat_view(game, seat)
     mine = seat is not None and not game.over and game.actor == seat and not table.waiting
     return {
@@ -272,6 +288,8 @@ class Manager:
         if table.game.over and row.result is None:
             self._over(table)
         self.live[row.id] = table
+        if self.bus is not None and not table.game.over:
+            self.store.notify({"k": "who", "t": row.id})  # who is here at other processes
         return table
 
     def load(self, table_id: str) -> LiveTable | None:
@@ -675,6 +693,16 @@ class Manager:
         if seat is not None and self.bus is not None:  # the people at other processes
             await asyncio.to_thread(self.store.notify, {"k": "ready", "t": table.id,
                                                         "h": hand, "seat": seat})
+
+    async def tell_here(self, table: LiveTable) -> None:
+        """Tell the other server processes who is connected to this one at the table
+        (when that changed), so that a pause between hands waits for them too."""
+        here = frozenset(table.here())
+        if self.bus is None or here == table.told_here:
+            return
+        table.told_here = here
+        await asyncio.to_thread(self.store.notify, {"k": "here", "t": table.id,
+                                                    "seats": sorted(here)})
 
     async def ready_heard(self, table: LiveTable, seat: int | None, hand: int | None) -> None:
         """``seat`` is ready to play on after hand ``hand`` (here or at another process)."""
