@@ -371,6 +371,17 @@ def hand_codes(page: Page) -> list[str]:
     return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
 
 
+def both_in_view(page: Page, source: str, target: str) -> bool:
+    """Whether a card and a meld can both be seen at once (the meld scrolled into view):
+    a person drags only between what is on the screen (else the test adds by clicks)."""
+    page.wait_for_selector(target)
+    page.locator(target).scroll_into_view_if_needed()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    boxes = [page.locator(source).bounding_box(), page.locator(target).bounding_box()]
+    return all(b is not None and b["y"] >= 0 and b["y"] + b["height"] <= height
+               for b in boxes)
+
+
 def drag(page: Page, source: str, target: str) -> None:
     a = page.locator(source).bounding_box()
     b = page.locator(target).bounding_box()
@@ -417,10 +428,10 @@ def test_the_hand_sorted_by_suit_and_rearranged_by_dragging(
         st = wait_for(page, my_move_or_hand_over)
         assert not st["view"]["game_over"], "no card could be added to a meld this game"
         kind, a = player.choose(st)
-        if kind == "add" and len(a["cards"]) == 1:
-            page.wait_for_selector(f'#melds .meld.target[data-meld="{a["meld"]}"]')
-            drag(page, f'#hand .card[data-code="{a["cards"][0]}"] >> nth=0',
-                 f'#melds .meld.target[data-meld="{a["meld"]}"] .chip')
+        source = f'#hand .card[data-code="{a["cards"][0]}"] >> nth=0' if kind == "add" else ""
+        target = f'#melds .meld.target[data-meld="{a["meld"]}"] .chip' if kind == "add" else ""
+        if kind == "add" and len(a["cards"]) == 1 and both_in_view(page, source, target):
+            drag(page, source, target)
             new = after(page, st)
             mine = new["view"]["teams"][new["view"]["players"][new["seat"]]["team"]]
             assert a["cards"][0] in mine["melds"][a["meld"]]["cards"]
