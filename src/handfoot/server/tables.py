@@ -279,18 +279,18 @@ class Manager:
         return self.bus is not None and self.bus.healthy
 
     # -------------------------------------------------------------- loading
-    def _live(self, row: TableRow, game: Game, seq: int, time_seq: int | None,
-              timed: bool) -> LiveTable:
-        table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=seq,
-                          time_seq=time_seq, waiting=self.store.is_waiting(row.id),
-                          joined=self.store.joined_seats(row.id), timed=timed)
-        self._catch_up(table)
-        if table.game.over and row.result is None:
+    def _keep(self, table: LiveTable) -> None:
+        """Hold a table just read (and caught up with the log) in memory."""
+        if table.game.over and table.row.result is None:
             self._over(table)
-        self.live[row.id] = table
-        if self.bus is not None and not table.game.over:
-            self.store.notify({"k": "who", "t": row.id})  # who is here at other processes
-        return table
+        self.live[table.id] = table
+
+    def _who(self, table: LiveTable) -> dict[str, Any] | None:
+        """The question to the other processes, on reading a table into memory, of who
+        is connected to them there (None: nothing to ask)."""
+        if self.bus is None or table.game.over:
+            return None
+        return {"k": "who", "t": table.id}
 
     def load(self, table_id: str) -> LiveTable | None:
         """The live table (rebuilt here from its log if it is not in memory: use
@@ -303,9 +303,17 @@ class Manager:
         if row is None:
             return None
         rules = Rules.from_toml(row.rules_toml)
-        return self._live(row, make_game(rules, row.seed, row.secret), 0,
-                          self.store.time_called(table_id),
-                          self.store.event_table(table_id) is not None)
+        table = LiveTable(row, rules, make_game(rules, row.seed, row.secret), seq=0,
+                          time_seq=self.store.time_called(table_id),
+                          waiting=self.store.is_waiting(table_id),
+                          joined=self.store.joined_seats(table_id),
+                          timed=self.store.event_table(table_id) is not None)
+        self._catch_up(table)
+        self._keep(table)
+        who = self._who(table)
+        if who is not None:
+            self.store.notify(who)
+        return table
 
     async def aload(self, table_id: str) -> LiveTable | None:
         """The live table; one not in memory is rebuilt from its log in a worker
@@ -337,15 +345,23 @@ class Manager:
         logged = await asyncio.to_thread(self.store.actions, table_id)
         time_seq = await asyncio.to_thread(self.store.time_called, table_id)
         timed = await asyncio.to_thread(self.store.event_table, table_id) is not None
+        waiting = await asyncio.to_thread(self.store.is_waiting, table_id)
+        joined = await asyncio.to_thread(self.store.joined_seats, table_id)
         game, moves = await self.work.rebuild_logged(
             row.rules_toml, row.seed, row.secret, [(a.seat, a.action) for a in logged],
             time_seq)
-        table = self.live.get(table_id)  # loaded meanwhile by another path
-        if table is not None:
-            return table
-        table = self._live(row, game, len(logged), time_seq, timed)
-        table.club_event = timed
-        table.moves = moves  # the move log, told again while the game was rebuilt
+        # (with the move log told again while the game was rebuilt)
+        table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=len(logged),
+                          time_seq=time_seq, waiting=waiting, joined=joined, timed=timed,
+                          moves=moves, club_event=timed)
+        await self._acatch_up(table)
+        known = self.live.get(table_id)  # loaded meanwhile by another path
+        if known is not None:
+            return known
+        self._keep(table)
+        who = self._who(table)
+        if who is not None:
+            await asyncio.to_thread(self.store.notify, who)
         return table
 
     def _catch_up(self, table: LiveTable) -> None:
