@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from handfoot.actions import AnswerGoOut, AskToGoOut, Draw, LayMeld
 from handfoot.cards import JOKER, counts_of, parse_cards
 from handfoot.engine import Hand, Meld, Phase
 from handfoot.rules import Rules
@@ -107,3 +108,22 @@ def put_in_foot(hand: Hand, seat: int, cards: str, foot_turns: int = 0) -> None:
 def phase_of(hand: Hand) -> Phase:
     """The phase (a call, so that the type checker does not narrow it across actions)."""
     return hand.phase
+
+
+def out_with_black_threes(rules: Rules, foot: str, stock: str, threes_meld: bool) -> Hand:
+    """Where black 3s are melded only to go out: seat 0, in its foot with a clean and a
+    dirty book down, draws ``stock`` onto ``foot``, asks to go out, is let, and lays
+    KD KS KC (held), so that only its black 3s are left; ``threes_meld``: the team has
+    3C 3S 3C on the table (meld 2)."""
+    hand = stacked_hand(rules, upcard="9S", stock=stock)
+    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
+    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
+    if threes_meld:
+        on_table(hand, 0, "3C 3S 3C")
+    put_in_foot(hand, 0, foot)
+    put_in_foot(hand, 2, "AH AD 5H")
+    hand.apply(Draw(), 0)
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)
+    return hand

@@ -24,8 +24,6 @@ from handfoot.actions import (
     GO_DOWN,
     Action,
     AddToMeld,
-    AnswerGoOut,
-    AskToGoOut,
     Discard,
     Draw,
     GoDown,
@@ -45,7 +43,7 @@ from handfoot.testing import put_meld, stacked_deal
 from handfoot.views import seat_view
 from helpers import snapshot
 from oracle_openings import OldOpenings
-from stacked import on_table, put_in_foot, stacked_hand
+from stacked import out_with_black_threes
 from test_properties import rule_sets
 
 
@@ -393,16 +391,8 @@ def test_black_3s_melded_only_to_go_out_are_numbered_all_at_once() -> None:
     codec = MoveCodec(rules)
     assert codec.describe()["add-black-3s"] == codec.max_melds * (2 * rules.num_decks - 1)
     assert MoveCodec(preset("six-deck")).describe()["add-black-3s"] == 0
-    hand = stacked_hand(rules, upcard="9S", stock="KC 3C")
-    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
-    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
-    on_table(hand, 0, "3C 3S 3C")
-    put_in_foot(hand, 0, "3C 3S 3C 3S KD KS")
-    put_in_foot(hand, 2, "AH AD 5H")
-    hand.apply(Draw(), 0)
-    hand.apply(AskToGoOut(), 0)
-    hand.apply(AnswerGoOut(True), 2)
-    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)  # five black 3s left
+    # five black 3s left, the team's meld of 3s on the table
+    hand = out_with_black_threes(rules, "3C 3S 3C 3S KD KS", "KC 3C", threes_meld=True)
     check_moves(hand, codec)
     listed = hand.legal_actions()
     assert AddToMeld(2, parse_cards("3C 3C 3C 3S 3S")) in listed

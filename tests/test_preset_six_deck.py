@@ -42,7 +42,14 @@ from handfoot.rules import Rules, preset
 from handfoot.scoring import score_hand, score_team
 from handfoot.testing import stacked_deal
 from helpers import book_words, lay, refused
-from stacked import on_table, phase_of, put_in_foot, put_pile, stacked_hand
+from stacked import (
+    on_table,
+    out_with_black_threes,
+    phase_of,
+    put_in_foot,
+    put_pile,
+    stacked_hand,
+)
 
 RULES = preset("six-deck")
 
@@ -446,16 +453,8 @@ def test_black_3s_melded_only_to_go_out_all_go_on_at_once_and_are_offered() -> N
     # once, and that move was not listed (so a computer player had no move at all)
     rules = literal_black_threes("to-go-out")
     assert rules.going_out.discard == "optional"
-    hand = stacked_hand(rules, upcard="9S", stock="KC 3S")
-    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
-    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
-    on_table(hand, 0, "3C 3S 3C")
-    put_in_foot(hand, 0, "3C 3S KD KS")
-    put_in_foot(hand, 2, "AH AD 5H")
-    hand.apply(Draw(), 0)  # 3C 3S KD KS KC 3S
-    hand.apply(AskToGoOut(), 0)
-    hand.apply(AnswerGoOut(True), 2)
-    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)  # 3C 3S 3S left, and out they must go
+    # 3C 3S 3S left after the kings, and out they must go
+    hand = out_with_black_threes(rules, "3C 3S KD KS", "KC 3S", threes_meld=True)
     legal = hand.legal_actions()
     assert AddToMeld(2, parse_cards("3C 3S 3S")) in legal  # all of them: out
     assert AddToMeld(2, parse_cards("3C 3S")) in legal  # or two, and discard the last
@@ -467,16 +466,8 @@ def test_black_3s_melded_only_to_go_out_all_go_on_at_once_and_are_offered() -> N
 
 def test_black_3s_melded_only_to_go_out_a_new_meld_of_them_all_is_offered() -> None:
     rules = literal_black_threes("to-go-out")
-    hand = stacked_hand(rules, upcard="9S", stock="KC 3C")
-    on_table(hand, 0, "4C 4D 4H 4S 4C 4D 4H")
-    on_table(hand, 0, "8C 8D 8H 8S 2C 2D JK")
-    put_in_foot(hand, 0, "3C 3S 3C 3S KD KS")
-    put_in_foot(hand, 2, "AH AD 5H")
-    hand.apply(Draw(), 0)
-    hand.apply(AskToGoOut(), 0)
-    hand.apply(AnswerGoOut(True), 2)
-    hand.apply(LayMeld(parse_cards("KD KS KC")), 0)  # five black 3s left
-    legal = hand.legal_actions()
+    hand = out_with_black_threes(rules, "3C 3S 3C 3S KD KS", "KC 3C", threes_meld=False)
+    legal = hand.legal_actions()  # five black 3s left
     assert LayMeld(parse_cards("3C 3C 3C 3S 3S")) in legal  # all of them: out
     assert LayMeld(parse_cards("3C 3C 3C 3S")) in legal  # or four, and discard the last
     assert LayMeld(parse_cards("3C 3C 3C")) not in legal  # two would be left
