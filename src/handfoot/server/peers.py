@@ -133,8 +133,10 @@ async def _here(manager: Manager, note: dict[str, Any]) -> None:
         table.elsewhere[origin] = now
     else:
         table.elsewhere.pop(origin, None)
-    await manager.ready_heard(table, None, table.moves.paused_after)  # (who left: no wait)
-    await manager.broadcast(table)
+    if table.paused:  # nobody waits for who left (ready_heard tells the table)
+        await manager.ready_heard(table, None, table.moves.paused_after)
+    else:
+        await manager.broadcast(table)
 
 
 async def _who(manager: Manager, note: dict[str, Any]) -> None:
