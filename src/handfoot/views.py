@@ -138,8 +138,11 @@ class View:
         """This seat's cards, sorted by rank (none for a spectator)."""
         return tuple(sorted_from_counts(self.hand_counts))
 
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON, cards in the record notation (``QH``, ``JK``)."""
+    def to_json(self, history: bool = True) -> dict[str, Any]:
+        """Plain JSON, cards in the record notation (``QH``, ``JK``); without the hand's
+        actions (``history``) where ``history`` is false: the server's pushes leave them
+        out (a few hundred by the end of a long hand, sent again with every move) and
+        carry the move log instead."""
         data: dict[str, Any] = {}
         for f in fields(self):
             if f.name == "hand_counts":
@@ -156,7 +159,10 @@ class View:
             for t in self.teams)
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
         data["stack_tops"] = [[card_code(a), card_code(b)] for a, b in self.stack_tops]
-        data["history"] = [{"seat": s, **_action_json(a)} for s, a in self.history]
+        if history:
+            data["history"] = [{"seat": s, **_action_json(a)} for s, a in self.history]
+        else:
+            del data["history"]
         return data
 
     def describe_pile(self) -> str:

@@ -220,7 +220,8 @@ def message_for(table: LiveTable, seat: int | None,
                   for i, s in enumerate(table.seats)],
         # the game starts when every person has joined, or when the host starts it
         "waiting_to_start": table.waiting,
-        "view": view.to_json(),
+        # the hand's actions are left out: the move log below tells them
+        "view": view.to_json(history=False),
         "legal": (legal or []) if mine else [],
         "last_hand": last_hand_json(game),
         "notice": table.notice,
