@@ -37,6 +37,7 @@ from handfoot.bots import Bot
 from handfoot.cards import NUM_CARDS, parse_cards
 from handfoot.encoding import MoveCodec
 from handfoot.engine import Hand, IllegalAction, Phase
+from handfoot.engine.checks import may_go_on
 from handfoot.game import Game
 from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
 from handfoot.testing import put_meld, stacked_deal
@@ -401,3 +402,49 @@ def test_black_3s_melded_only_to_go_out_are_numbered_all_at_once() -> None:
     assert number >= codec.black_base
     hand.apply(codec.decode(number, hand), 0)
     assert hand.ended_by == "out"
+
+
+# ------------------------------------------------- the quick question about one card
+
+def check_may_go_on(hand: Hand) -> int:
+    """Every card ``may_go_on`` turns away from a meld is one the full check refuses."""
+    refused = 0
+    for team, melds in enumerate(hand.melds):
+        for i, meld in enumerate(melds):
+            for card in range(NUM_CARDS):
+                if may_go_on(meld, card):
+                    continue
+                with pytest.raises(IllegalAction):
+                    hand._check_add(team, i, (card,))
+                refused += 1
+    return refused
+
+
+def play_checking_may_go_on(rules: Rules, seed: int, every: int) -> int:
+    game = Game(rules, seed)
+    players: list[Bot] = seat_bots(rules, ("heuristic",), seed)
+    refused = steps = 0
+    while not game.results:
+        if steps % every == 0:
+            refused += check_may_go_on(game.hand)
+        seat = game.actor
+        view = seat_view(game, seat)
+        game.apply(players[seat].choose(view, game.legal_actions()), seat)
+        steps += 1
+    return refused
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_card_turned_away_from_a_meld_at_a_glance_is_refused_by_the_full_check(
+        name: str) -> None:
+    # The last card of a player in the foot is tried on the team's melds to see whether
+    # it can go out by melding it; only the melds it may go on are checked in full.
+    assert play_checking_may_go_on(preset(name), 3, every=7) > 1000
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_a_card_turned_away_at_a_glance_is_refused_under_random_rule_sets(
+        data: st.DataObject, seed: int) -> None:
+    play_checking_may_go_on(data.draw(rule_sets()), seed, every=11)

@@ -79,6 +79,18 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
     return format_cards(missing)
 
 
+
+def may_go_on(meld: Meld, card: Card) -> bool:
+    """Whether ``card`` is the right kind of card for ``meld`` at all: its rank (or a
+    wild) on a meld of one rank, its suit and no wild on a sequence, a wild on a
+    wild-card meld. False means :meth:`CheckedHand._check_add` refuses it; True leaves
+    the rest (room, wilds, books) to that check."""
+    if meld.kind == RANK_MELD:
+        return WILD[card] or RANK[card] == meld.rank
+    if meld.kind == SEQUENCE:
+        return not WILD[card] and SUIT[card] == meld.suit
+    return WILD[card]
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class CheckedHand(HandState):
     """A hand whose actions are checked: :meth:`verify`, :meth:`is_legal`, :meth:`apply`."""
@@ -180,6 +192,8 @@ class CheckedHand(HandState):
                           "lay out the wild-card meld first, or complete it.")
 
     def _check_add(self, team: int, index: int, cards: Sequence[Card]) -> Meld:
+        """The meld ``cards`` may go on (else the reason, raised); :func:`may_go_on`
+        is its first question for one card, asked alone."""
         melds = self.melds[team]
         if not 0 <= index < len(melds):
             raise BadMeld(f"Your team has no meld number {index + 1}.")
@@ -290,11 +304,12 @@ class CheckedHand(HandState):
         raise CannotGoOut("You cannot go out with a discard: keep a card you can meld.")
 
     def _last_card_goes_out(self, seat: int) -> bool:
-        """Whether the one card ``seat`` holds can be added to a meld to go out."""
+        """Whether the one card ``seat`` holds can be added to a meld to go out (only
+        the melds it is the right kind of card for are checked in full)."""
         last = next(c for c in range(NUM_CARDS) if self.hands[seat][c])
         team = self.team_of[seat]
-        return any(self.is_legal(AddToMeld(i, (last,)))
-                   for i in range(len(self.melds[team])))
+        return any(may_go_on(m, last) and self.is_legal(AddToMeld(i, (last,)))
+                   for i, m in enumerate(self.melds[team]))
 
     def _fits_emptying(self, seat: int, used: int, by_discard: bool = False,
                        action: Action | None = None) -> bool:
