@@ -104,3 +104,41 @@ def test_put_meld_takes_the_cards_out_of_the_stock() -> None:
     census = hand.card_census()
     put_meld(hand, 0, "9H 9D 9S")
     assert hand.card_census() == census and hand.opened[0]
+
+
+
+
+@pytest.mark.parametrize("name", ["texas-good-sam", "classic", "samba"])
+def test_a_clone_and_its_original_never_change_each_others_melds(name: str) -> None:
+    """A clone shares its melds until one side adds to one (copy on write): whatever
+    either side adds, even to a meld it has just added to itself, the other's melds
+    stay as they were."""
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+    from handfoot.views import seat_view
+
+    rules = preset(name)
+    game = Game(rules, 11)
+    bots = seat_bots(rules, ("heuristic",), 11)
+    checked = 0
+    while not game.results:
+        for first in game.hand.legal_actions():
+            if not isinstance(first, AddToMeld):
+                continue
+            base = game.hand.clone()
+            base.push(first)  # base has changed this meld: it is base's own now
+            again = [a for a in base.legal_actions()
+                     if isinstance(a, AddToMeld) and a.meld == first.meld]
+            if not again:
+                continue
+            clone = base.clone()
+            before = snapshot(clone)
+            base.push(again[0])
+            assert snapshot(clone) == before  # the original's add left the clone alone
+            after = snapshot(base)
+            clone.push(again[-1])
+            assert snapshot(base) == after  # and the clone's add left the original
+            checked += 1
+        seat = game.actor
+        game.apply(bots[seat].choose(seat_view(game, seat), game.legal_actions()), seat)
+    assert checked >= 5

@@ -37,8 +37,8 @@ TWOS = (0, 1, 2, 3)
 class Meld:
     """A meld on the table; it is a book once it holds ``book_size`` cards."""
 
-    __slots__ = ("cards", "high", "kind", "low", "naturals", "rank", "size", "suit", "view",
-                 "wilds")
+    __slots__ = ("cards", "high", "kind", "low", "naturals", "owner", "rank", "size", "suit",
+                 "view", "wilds")
     wilds: int
     naturals: int
     low: int
@@ -49,6 +49,9 @@ class Meld:
         #: what a view made of this meld, as (cards, index, view): a cache for
         #: :mod:`handfoot.views` (cards are only ever added to a meld)
         self.view: tuple[int, int, object] | None = None
+        #: the hand state that may change it in place (others copy it first: a clone
+        #: shares its melds until one of them changes)
+        self.owner: object | None = None
         self.kind = kind
         self.rank = rank
         self.suit = suit

@@ -108,6 +108,8 @@ class HandState:
                  rng: random.Random | None = None) -> None:
         self.rules = rules
         self.deal = deal
+        #: this state's mark on the melds it may change in place (see :meth:`_own`)
+        self.owner: object = object()
         if deal is _UNSET:
             return  # a copy in the making: its parts are set by the copier
         self.hand_number = hand_number
@@ -432,13 +434,24 @@ class HandState:
         if kind == SEQUENCE:
             suit = SUIT[cards[0]]
         meld = Meld(kind, rank, suit, cards)
+        meld.owner = self.owner
         self.melds[team].append(meld)
         self.table_version[team] += 1
         return meld
 
+    def _own(self, team: int, index: int) -> Meld:
+        """The team's meld ``index``, to be changed: copied first if another state (a
+        clone) may still share it."""
+        meld = self.melds[team][index]
+        if meld.owner is not self.owner:
+            meld = meld.copy()
+            meld.owner = self.owner
+            self.melds[team][index] = meld
+        return meld
+
     def _add(self, seat: int, index: int, cards: Sequence[Card]) -> None:
         team = self.team_of[seat]
-        self.melds[team][index].add(cards)
+        self._own(team, index).add(cards)
         self.table_version[team] += 1
         self._remove(seat, cards)
         if self.opened[team]:
@@ -509,14 +522,14 @@ class HandState:
                          if m.kind == RANK_MELD and m.rank == RANK[top])
         if target is not None and self.rules.pile.shown_cards == "kept":
             # The shown cards were only shown: the top card alone joins the meld.
-            self.melds[team][target].add([top])
+            self._own(team, target).add([top])
             self.table_version[team] += 1
             known = self.known[seat]
             for c in action.shown:  # the whole table saw them
                 known[c] = max(known[c], action.shown.count(c))
             self.known_version += 1
         elif target is not None:
-            self.melds[team][target].add([top, *action.shown])
+            self._own(team, target).add([top, *action.shown])
             self.table_version[team] += 1
             self._remove(seat, action.shown)
         else:
@@ -670,6 +683,7 @@ class HandState:
         if attributes is not None:  # interpreted: one copy of the attributes is cheapest
             h = object.__new__(type(self))
             h.__dict__ = attributes.copy()
+            h.owner = object()
             return h
         h = type(self)(self.rules, _UNSET)  # compiled (mypyc): no __dict__
         h.rules, h.deal, h.hand_number = self.rules, self.deal, self.hand_number
@@ -726,7 +740,11 @@ class HandState:
         h.foot_turns = self.foot_turns[:]
         h.known = [x[:] for x in self.known]
         h.foot_known = self.foot_known[:]
-        h.melds = [[m.copy() for m in ms] for ms in self.melds]
+        # the melds are shared until one side changes one (:meth:`_own`): both get a new
+        # mark, so neither changes a shared meld in place
+        h.melds = [ms[:] for ms in self.melds]
+        self.owner = object()
+        h.owner = object()
         h.opened = self.opened[:]
         h.red_threes = [x[:] for x in self.red_threes]
         h.table_version = self.table_version[:]
