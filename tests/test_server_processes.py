@@ -419,3 +419,27 @@ def test_the_load_test_only_tests_this_machine() -> None:
                           "http://example.invalid:8000", "--tables", "1"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "this machine" in out.stderr
+
+
+def test_people_at_a_process_killed_with_kill_9_are_no_longer_shown_here(
+        two: tuple[ServerProcess, ServerProcess]) -> None:
+    # Ann plays through A, Bob through B; B is killed: A stops showing Bob as here
+    # (before, he stayed "connected" at A until he came back through another process)
+    a, b = two
+    out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+        {"kind": "bot"}, {"kind": "bot"}]})
+    tokens = {i["seat"]: i["token"] for i in out["invites"]}
+    ann = a.client(out["id"], tokens[0])
+    bob = b.client(out["id"], tokens[1])
+    try:
+        wait_for(lambda: ann.state()["seats"][1]["connected"], 10, "Bob seen here at A")
+        b.kill()
+        killed = time.monotonic()
+        wait_for(lambda: not ann.state()["seats"][1]["connected"], 20,
+                 "Bob no longer shown here at A")
+        assert time.monotonic() - killed < 15
+        assert ann.state()["seats"][0]["connected"]  # Ann, at the process still running
+    finally:
+        for c in (ann, bob):
+            c.close()

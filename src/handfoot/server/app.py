@@ -618,8 +618,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             events.follow(bus)
             bus.start()
             await bus.started()
-            keepers = manager.keepers = Keepers(store.url)
-            keepers.start(manager.keep)  # the unfinished tables nobody else keeps
+            keepers = manager.keepers = Keepers(store.url, origin=origin)
+            # the unfinished tables nobody else keeps; the processes still running
+            keepers.start(manager.keep, manager.forget_stopped)
         else:
             manager.resume_all()
         await events.start()

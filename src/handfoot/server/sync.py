@@ -42,6 +42,11 @@ from handfoot.server.store import CHANNEL
 log = logging.getLogger("handfoot.server")
 
 SWEEP = 1.0  #: seconds between two looks for tables without a keeper
+#: seconds between two looks for the server processes still running (whose people the
+#: others count as here)
+ALIVE = 5.0
+#: the start of each process's keeper connection's name (its origin follows)
+KEEPER_NAME = "handfoot keeper "
 REFUSED = 30.0  #: seconds before asking again for a table another process keeps
 RETRY = 1.0  #: seconds before a lost connection to PostgreSQL is made again
 #: TCP keepalives: a database server that vanished is noticed within about 20 seconds
@@ -179,7 +184,8 @@ class LocalKeepers:
     def release(self, table_id: str) -> None:
         pass
 
-    def start(self, on_taken: Callable[[list[str]], Awaitable[None]]) -> None:
+    def start(self, on_taken: Callable[[list[str]], Awaitable[None]],
+              on_running: Callable[[set[str]], Awaitable[None]] | None = None) -> None:
         pass
 
     async def close(self) -> None:
@@ -193,9 +199,10 @@ class Keepers(LocalKeepers):
 
     shared = True
 
-    def __init__(self, url: str, sweep: float = SWEEP) -> None:
+    def __init__(self, url: str, sweep: float = SWEEP, origin: str = "") -> None:
         super().__init__()
         self.url = psycopg_url(url)
+        self.origin = origin  #: this process, named in its connection's name
         self.sweep_every = sweep
         self._conn: Any = None
         self._lock = asyncio.Lock()
@@ -212,7 +219,7 @@ class Keepers(LocalKeepers):
         if self._conn is None or self._conn.closed:
             self.kept.clear()  # a new session holds no lock
             self._conn = await psycopg.AsyncConnection.connect(
-                self.url, autocommit=True, application_name="handfoot keeper",
+                self.url, autocommit=True, application_name=KEEPER_NAME + self.origin,
                 **KEEPALIVES)
         return self._conn
 
@@ -270,13 +277,27 @@ class Keepers(LocalKeepers):
         self.kept.update(taken)
         return taken
 
-    def start(self, on_taken: Callable[[list[str]], Awaitable[None]]) -> None:
+    async def running(self) -> set[str]:
+        """The origins of the server processes running now: those whose keeper
+        connection PostgreSQL still holds (a process killed, even by ``kill -9``, loses
+        it at once)."""
+        rows = await self._query(
+            "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE %s",
+            (KEEPER_NAME + "%",))
+        return {str(r[0])[len(KEEPER_NAME):] for r in rows}
+
+    def start(self, on_taken: Callable[[list[str]], Awaitable[None]],
+              on_running: Callable[[set[str]], Awaitable[None]] | None = None) -> None:
         async def run() -> None:
+            looked = 0.0
             while not self._closing:
                 try:
                     taken = await self.sweep()
                     if taken:
                         await on_taken(taken)
+                    if on_running is not None and time.monotonic() - looked >= ALIVE:
+                        looked = time.monotonic()
+                        await on_running(await self.running())
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:

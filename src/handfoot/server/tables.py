@@ -721,6 +721,25 @@ class Manager:
         await asyncio.to_thread(self.store.notify, {"k": "here", "t": table.id,
                                                     "seats": sorted(here)})
 
+    async def forget_stopped(self, running: set[str]) -> None:
+        """The people connected through server processes that stopped (killed, even by
+        ``kill -9``, or lost) are no longer here: the seats show it and the pause
+        between hands stops waiting for them. ``running``: the processes' origins."""
+        for table in list(self.live.values()):
+            stopped = [o for o in table.elsewhere if o not in running]
+            if not stopped:
+                continue
+            for origin in stopped:
+                del table.elsewhere[origin]
+            who = self._who(table)
+            if who is not None:  # a process only cut off from the database a moment
+                # ago answers again once it is back
+                await asyncio.to_thread(self.store.notify, who)
+            if table.paused:
+                await self.ready_heard(table, None, table.moves.paused_after)
+            else:
+                await self.broadcast(table)
+
     async def ready_heard(self, table: LiveTable, seat: int | None, hand: int | None) -> None:
         """``seat`` is ready to play on after hand ``hand`` (here or at another process)."""
         if not table.paused or table.moves.paused_after != hand:
