@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -188,3 +189,37 @@ def test_no_hint_at_a_club_event_table(server: ServerProcess) -> None:
         assert me.state()["seq"] == st["seq"]
     finally:
         me.close()
+
+
+def test_the_pause_between_hands_is_kept_across_a_restart(
+        sqlite_url: str) -> None:  # noqa: F811
+    # Ann is looking at the end of hand 1 when the server restarts: back, the table
+    # still waits for her (before, its computers dealt on and played without her)
+    s = ServerProcess(sqlite_url, bot_delay=0.0).start()
+    port = s.port
+    try:
+        out = s.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
+            {"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"},
+            {"kind": "bot"}]})
+        token = out["invites"][0]["token"]
+        me = s.client(out["id"], token, next_hand=False)
+        st = _play_until(me, random.Random(2), lambda m: m["waiting"] is not None)
+        seq = st["seq"]
+        me.close()
+    finally:
+        s.kill()
+    s = ServerProcess(sqlite_url, bot_delay=0.0, port=port).start()
+    try:
+        me = s.client(out["id"], token, next_hand=False)
+        again = me.state()
+        assert again["waiting"] == {"hand": 1, "ready": [], "people": [0]}
+        assert again["seq"] == seq and again["final_melds"] is not None
+        time.sleep(1.0)
+        assert me.state()["seq"] == seq  # nobody played on
+        n = me.count()
+        me.send({"type": "next-hand"})
+        after = me.wait_new(n, lambda m: m["type"] == "state" and m["waiting"] is None)
+        assert after["view"]["hand_number"] == 2
+        me.close()
+    finally:
+        s.stop()

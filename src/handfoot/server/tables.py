@@ -281,9 +281,19 @@ class Manager:
 
     # -------------------------------------------------------------- loading
     def _keep(self, table: LiveTable) -> None:
-        """Hold a table just read (and caught up with the log) in memory."""
-        if table.game.over and table.row.result is None:
+        """Hold a table just read (and caught up with the log) in memory. One read
+        between two hands (a hand over and nobody has played in the next) waits for its
+        people again, as it did before the server restarted. (With several processes
+        it does not: another may have played on already, and its people's "Next hand"
+        went by before this one listened.)"""
+        game = table.game
+        if game.over and table.row.result is None:
             self._over(table)
+        elif (self.bus is None and game.results and not game.hand.history
+              and not table.waiting
+              and any(not table.is_bot(i) for i in range(len(table.seats)))):
+            table.moves.paused_after = game.results[-1].number
+            table.moves.ready = set()
         self.live[table.id] = table
 
     def _who(self, table: LiveTable) -> dict[str, Any] | None:
