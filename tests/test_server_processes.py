@@ -89,18 +89,24 @@ def test_moves_made_through_a_are_seen_through_b(
             c.close()
 
 
+def ann_at_a_and_bob_at_b(a: ServerProcess, b: ServerProcess,
+                          bob_presses_next_hand: bool = True) -> tuple[Client, Client]:
+    """A classic table of Ann and Bob and two computers: Ann connected through A, Bob
+    through B."""
+    out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+        {"kind": "bot"}, {"kind": "bot"}]})
+    tokens = {i["seat"]: i["token"] for i in out["invites"]}
+    return (a.client(out["id"], tokens[0]),
+            b.client(out["id"], tokens[1], next_hand=bob_presses_next_hand))
+
+
 def test_the_next_hand_waits_for_the_people_at_both_processes(
         two: tuple[ServerProcess, ServerProcess]) -> None:
     # Ann plays through A, Bob through B. The hand over, Ann presses "Next hand" at once;
     # the table waits for Bob too (each process used to wait only for its own people),
     # and deals on when he presses at B
-    a, b = two
-    out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
-        {"kind": "bot"}, {"kind": "bot"}]})
-    tokens = {i["seat"]: i["token"] for i in out["invites"]}
-    ann = a.client(out["id"], tokens[0])
-    bob = b.client(out["id"], tokens[1], next_hand=False)
+    ann, bob = ann_at_a_and_bob_at_b(*two, bob_presses_next_hand=False)
     people = [ann, bob]
     rng = random.Random(3)
     acted = [-1, -1]
@@ -426,12 +432,7 @@ def test_people_at_a_process_killed_with_kill_9_are_no_longer_shown_here(
     # Ann plays through A, Bob through B; B is killed: A stops showing Bob as here
     # (before, he stayed "connected" at A until he came back through another process)
     a, b = two
-    out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
-        {"kind": "bot"}, {"kind": "bot"}]})
-    tokens = {i["seat"]: i["token"] for i in out["invites"]}
-    ann = a.client(out["id"], tokens[0])
-    bob = b.client(out["id"], tokens[1])
+    ann, bob = ann_at_a_and_bob_at_b(a, b)
     try:
         wait_for(lambda: ann.state()["seats"][1]["connected"], 10, "Bob seen here at A")
         b.kill()
