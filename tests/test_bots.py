@@ -476,3 +476,33 @@ def test_the_expert_weighs_throwing_a_wild_only_where_its_policy_would(name: str
                 checked += sum(1 for a in legal if isinstance(a, Discard) and WILD[a.card]) > 0
             game.apply(bots[seat].choose(None, legal), seat)
     assert checked > 20
+
+
+def test_the_expert_weighs_up_to_three_kinds_of_play_against_stopping() -> None:
+    # issue 17, third round: at a play decision its candidates are its policy's choice
+    # first, then plays of other kinds or on other melds (at most ``plays`` in all,
+    # never two on the same meld), then discards; every one of them legal
+    rules = preset("classic")
+    narrow, wide = ExpertBot(1, plays=2), ExpertBot(1)
+    more = 0
+    for seed in range(2):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            seat = game.actor
+            legal = game.legal_actions()
+            view = seat_view(game, seat)
+            if view.phase == "play":
+                cands = wide.candidate_actions(view, legal)
+                assert all(a in legal for a in cands)
+                plays = [a for a in cands if not isinstance(a, Discard)]
+                assert cands[:len(plays)] == plays  # plays first, then discards
+                assert len(plays) <= 3
+                keys = [(a.kind, getattr(a, "meld", -1)) for a in plays]
+                assert len(set(keys)) == len(keys)
+                fewer = narrow.candidate_actions(view, legal)
+                assert cands[0] == fewer[0]
+                assert [a for a in fewer if not isinstance(a, Discard)] == plays[:2]
+                more += len(plays) == 3
+            game.apply(bots[seat].choose(None, legal), seat)
+    assert more > 5
