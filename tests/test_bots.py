@@ -8,6 +8,7 @@ import copy
 import dataclasses
 import json
 import random
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ from handfoot.engine import (
 )
 from handfoot.game import Game
 from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
-from handfoot.views import seat_view
+from handfoot.views import View, seat_view
 from stacked import on_table, stacked_hand
 from test_properties import rule_sets
 
@@ -455,14 +456,10 @@ def test_the_heuristic_leaves_a_pile_of_3s_it_cannot_use() -> None:
     assert pile_worth(o) > 0
 
 
-@pytest.mark.parametrize("name", ["texas-good-sam", "classic"])
-def test_the_expert_weighs_throwing_a_wild_only_where_its_policy_would(name: str) -> None:
-    # its search scored a wild discard on noise and threw wilds away (issue 17): a wild
-    # is among its candidates only as its policy's own first choice
-    rules = preset(name)
-    expert = ExpertBot(1)
-    checked = 0
-    for seed in range(2):
+def _play_decisions(rules: Rules, deals: int = 2) -> Iterator[tuple[View, Sequence[Action]]]:
+    """(view, legal moves) at every play decision of ``deals`` games of heuristic
+    players."""
+    for seed in range(deals):
         game = Game(rules, seed)
         bots = seat_bots(rules, ("heuristic",), seed)
         while not game.results:
@@ -470,11 +467,21 @@ def test_the_expert_weighs_throwing_a_wild_only_where_its_policy_would(name: str
             legal = game.legal_actions()
             view = seat_view(game, seat)
             if view.phase == "play":
-                cands = expert.candidate_actions(view, legal)
-                for a in cands[1:]:
-                    assert not (isinstance(a, Discard) and WILD[a.card]), (cands, view.hand_counts)
-                checked += sum(1 for a in legal if isinstance(a, Discard) and WILD[a.card]) > 0
+                yield view, legal
             game.apply(bots[seat].choose(None, legal), seat)
+
+
+@pytest.mark.parametrize("name", ["texas-good-sam", "classic"])
+def test_the_expert_weighs_throwing_a_wild_only_where_its_policy_would(name: str) -> None:
+    # its search scored a wild discard on noise and threw wilds away (issue 17): a wild
+    # is among its candidates only as its policy's own first choice
+    expert = ExpertBot(1)
+    checked = 0
+    for view, legal in _play_decisions(preset(name)):
+        cands = expert.candidate_actions(view, legal)
+        for a in cands[1:]:
+            assert not (isinstance(a, Discard) and WILD[a.card]), (cands, view.hand_counts)
+        checked += sum(1 for a in legal if isinstance(a, Discard) and WILD[a.card]) > 0
     assert checked > 20
 
 
@@ -482,27 +489,18 @@ def test_the_expert_weighs_up_to_three_kinds_of_play_against_stopping() -> None:
     # issue 17, third round: at a play decision its candidates are its policy's choice
     # first, then plays of other kinds or on other melds (at most ``plays`` in all,
     # never two on the same meld), then discards; every one of them legal
-    rules = preset("classic")
     narrow, wide = ExpertBot(1, plays=2), ExpertBot(1)
     more = 0
-    for seed in range(2):
-        game = Game(rules, seed)
-        bots = seat_bots(rules, ("heuristic",), seed)
-        while not game.results:
-            seat = game.actor
-            legal = game.legal_actions()
-            view = seat_view(game, seat)
-            if view.phase == "play":
-                cands = wide.candidate_actions(view, legal)
-                assert all(a in legal for a in cands)
-                plays = [a for a in cands if not isinstance(a, Discard)]
-                assert cands[:len(plays)] == plays  # plays first, then discards
-                assert len(plays) <= 3
-                keys = [(a.kind, getattr(a, "meld", -1)) for a in plays]
-                assert len(set(keys)) == len(keys)
-                fewer = narrow.candidate_actions(view, legal)
-                assert cands[0] == fewer[0]
-                assert [a for a in fewer if not isinstance(a, Discard)] == plays[:2]
-                more += len(plays) == 3
-            game.apply(bots[seat].choose(None, legal), seat)
+    for view, legal in _play_decisions(preset("classic")):
+        cands = wide.candidate_actions(view, legal)
+        assert all(a in legal for a in cands)
+        plays = [a for a in cands if not isinstance(a, Discard)]
+        assert cands[:len(plays)] == plays  # plays first, then discards
+        assert len(plays) <= 3
+        keys = [(a.kind, getattr(a, "meld", -1)) for a in plays]
+        assert len(set(keys)) == len(keys)
+        fewer = narrow.candidate_actions(view, legal)
+        assert cands[0] == fewer[0]
+        assert [a for a in fewer if not isinstance(a, Discard)] == plays[:2]
+        more += len(plays) == 3
     assert more > 5
