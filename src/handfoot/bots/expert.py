@@ -267,8 +267,7 @@ class ExpertBot:
         """Its policy's best few legal actions here, best first (one: no search).
         Drawing: each way to take the pile (or the upcard) and drawing. Playing: the
         policy's choice, the next plays of other kinds or on other melds (``plays`` in
-        all; three won 2 more hands in 200 than two in classic, with 74 more points a
-        hand, see docs/bots.md), and the best discards (stopping there)."""
+        all, measured in docs/bots.md), and the best discards (stopping there)."""
         rules = rules_of(view, legal)
         o = obs_from_view(view, rules)
         ok = legal.__contains__
