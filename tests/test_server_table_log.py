@@ -223,3 +223,43 @@ def test_the_pause_between_hands_is_kept_across_a_restart(
         me.close()
     finally:
         s.stop()
+
+
+def test_the_move_log_told_once_for_each_viewer_is_what_telling_it_afresh_says() -> None:
+    """The log's entries are kept for each viewer between moves (a state message for
+    every socket carries them): what is kept is word for word what narrating the moves
+    again says, a new move comes first at once, and a seat renamed is told again."""
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+    from handfoot.narrate import narrate
+    from handfoot.rules import preset
+    from handfoot.server.table_log import SHOWN, MoveLog
+    from handfoot.views import seat_view
+
+    rules = preset("classic")
+    game = Game(rules, 5)
+    bots = seat_bots(rules, ("heuristic",), 5)
+    log = MoveLog()
+    names = ["Ann", "Bob", "Cy", "Di"]
+    moves = []  # (seq, move) as narrate sees it, kept apart from the log
+    for seq in range(60):
+        seat = game.actor
+        action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
+        started = log.start(game, seat, action)
+        game.apply(action, seat)
+        log.done(game, seq, started, wait_for_people=False)
+        moves.append((seq, log.moves[-1][2]))
+        if seq % 7 == 3:
+            names = [*names[:1], f"Bob {seq}", *names[2:]]  # a seat given a new name
+        for viewer in (0, 1, None):
+            for _ in range(2):  # the second time from what was kept
+                entries = log.entries(viewer, names)
+                assert [e["seq"] for e in entries] == \
+                    [s for s, _ in reversed(moves[-SHOWN:])]
+                assert [e["text"] for e in entries] == \
+                    [narrate(m, viewer, names) for _, m in reversed(moves[-SHOWN:])]
+        # what the other players are told of a draw never names its cards
+        if action.kind == "draw":
+            other = (seat + 1) % 4
+            assert log.entries(other, names)[0]["text"] != log.entries(seat, names)[0]["text"]
+    assert any(f"Bob {s}" in e["text"] for e in log.entries(0, names) for s in range(60))

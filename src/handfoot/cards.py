@@ -138,9 +138,13 @@ def format_card(c: Card) -> str:
 
 def card_code(c: Card) -> str:
     """The plain ASCII notation used in records and typed input: ``7H``, ``10S``, ``JK``."""
-    if c == JOKER:
-        return "JK"
+    if 0 <= c < NUM_CARDS:
+        return _CODES[c]  # (every state message names a few hundred cards)
     return RANK_NAMES[rank_of(c)] + SUIT_LETTERS[suit_of(c)]
+
+
+_CODES: Final = tuple("JK" if c == JOKER else RANK_NAMES[rank_of(c)] + SUIT_LETTERS[suit_of(c)]
+                      for c in range(NUM_CARDS))
 
 
 def format_cards(cards: Iterable[Card]) -> str:

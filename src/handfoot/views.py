@@ -67,6 +67,24 @@ class MeldView:  # a dataclass: a named tuple may not have a field called "index
 _MELD_FIELDS = tuple(f.name for f in fields(MeldView))
 
 
+#: each meld's JSON, by the meld's view (kept while the meld is unchanged: every view
+#: of every push writes all the melds on the table)
+_MELD_JSON: dict[int, tuple[MeldView, dict[str, Any]]] = {}
+
+
+def _meld_json(m: MeldView) -> dict[str, Any]:
+    """The meld as JSON, written once for each :class:`MeldView` (shared: read only)."""
+    cached = _MELD_JSON.get(id(m))
+    if cached is not None and cached[0] is m:
+        return cached[1]
+    data = {**{f: getattr(m, f) for f in _MELD_FIELDS},
+            "cards": [card_code(c) for c in m.cards]}
+    if len(_MELD_JSON) >= 4096:
+        _MELD_JSON.clear()
+    _MELD_JSON[id(m)] = (m, data)
+    return data
+
+
 #: actions written as JSON before (every push carries the hand's actions so far)
 _ACTION_JSON: dict[Action, dict[str, Any]] = {}
 
@@ -153,9 +171,7 @@ class View:
                                 for p in self.players)
         data["teams"] = tuple(
             {**t._asdict(), "red_threes": [card_code(c) for c in t.red_threes],
-             "melds": tuple({**{f: getattr(m, f) for f in _MELD_FIELDS},
-                             "cards": [card_code(c) for c in m.cards]}
-                            for m in t.melds)}
+             "melds": tuple(_meld_json(m) for m in t.melds)}
             for t in self.teams)
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
         data["stack_tops"] = [[card_code(a), card_code(b)] for a, b in self.stack_tops]

@@ -36,13 +36,19 @@ SHOWN = 40
 class MoveLog:
     """A table's recent moves and the state between hands."""
 
-    moves: list[tuple[int, int, Move]] = field(default_factory=list)  #: (seq, hand, move)
+    #: (seq, hand, move, the move's log entry for each viewer told so far)
+    moves: list[tuple[int, int, Move, dict[int | None, dict[str, Any]]]] = field(
+        default_factory=list)
     #: the last finished hand's melds, as the table saw them when it ended
     final_melds: list[list[dict[str, Any]]] | None = None
     #: the hand whose end the people are looking at (None: play goes on)
     paused_after: int | None = None
     #: the seats whose person pressed "Next hand"
     ready: set[int] = field(default_factory=set)
+    #: the seats' names the entries were told with (a change tells them again)
+    names: tuple[str, ...] = ()
+    #: each viewer's entries as last told (until the next move)
+    shown: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
 
     def start(self, game: Game, seat: int, action: Action) -> tuple[Before, Hand]:
         """Call just before ``action`` is applied."""
@@ -55,7 +61,8 @@ class MoveLog:
         if self.paused_after is not None:  # play went on (a move made at another process)
             self.paused_after = None
             self.ready = set()
-        self.moves.append((seq, before.hand_number, after_move(game, before)))
+        self.moves.append((seq, before.hand_number, after_move(game, before), {}))
+        self.shown.clear()
         del self.moves[:-KEEP]
         if game.results and game.results[-1].number == before.hand_number:  # it ended
             self.final_melds = [[_meld_json(m) for m in t.melds] for t in team_views(hand)]
@@ -64,17 +71,34 @@ class MoveLog:
             self.ready = set()
 
     def entries(self, viewer: int | None, names: Sequence[str]) -> list[dict[str, Any]]:
-        """The newest moves first, each in the viewer's words."""
-        return [{"seq": seq, "hand": hand, "seat": m.actor, "kind": m.action.kind,
-                 "text": narrate(m, viewer, names)}
-                for seq, hand, m in reversed(self.moves[-SHOWN:])]
+        """The newest moves first, each in the viewer's words. Each entry is told once
+        for each viewer and kept (every state message carries the newest
+        :data:`SHOWN`; telling them again was a seventh of a busy server's time), so
+        the entries are shared: read them, never change them."""
+        if tuple(names) != self.names:
+            self.names = tuple(names)
+            self.shown.clear()
+            for *_, told in self.moves:
+                told.clear()
+        out = self.shown.get(viewer)
+        if out is not None:
+            return out
+        out = self.shown[viewer] = []
+        for seq, hand, m, told in reversed(self.moves[-SHOWN:]):
+            entry = told.get(viewer)
+            if entry is None:
+                entry = told[viewer] = {"seq": seq, "hand": hand, "seat": m.actor,
+                                        "kind": m.action.kind,
+                                        "text": narrate(m, viewer, self.names)}
+            out.append(entry)
+        return out
 
     def fresh(self, seat: int | None, hand_number: int) -> list[str]:
         """The cards ``seat`` just drew or took: those of its last move, if that move
         brought cards into its hand in the hand now played."""
         if seat is None:
             return []
-        for _, hand, m in reversed(self.moves):
+        for _, hand, m, _ in reversed(self.moves):
             if m.actor != seat:
                 continue
             if hand == hand_number and isinstance(
