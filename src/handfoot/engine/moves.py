@@ -62,7 +62,7 @@ _DISCARDS = tuple(Discard(c) for c in range(NUM_CARDS))
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: dict[tuple[Card, ...], LayMeld] = {}
-_ADDS: dict[tuple[int, Card], AddToMeld] = {}
+_ADDS: list[AddToMeld | None] = []  #: by meld * NUM_CARDS + card
 _BACKS: list[TakeBack] = []
 _PILES: dict[tuple[tuple[Card, ...], int], TakePile] = {}
 
@@ -75,9 +75,12 @@ def _lay(cards: tuple[Card, ...]) -> LayMeld:
 
 
 def _add(meld: int, card: Card) -> AddToMeld:
-    move = _ADDS.get((meld, card))
+    i = meld * NUM_CARDS + card
+    if i >= len(_ADDS):
+        _ADDS.extend([None] * (i + 1 - len(_ADDS)))
+    move = _ADDS[i]
     if move is None:
-        move = _ADDS[(meld, card)] = AddToMeld(meld, (card,))
+        move = _ADDS[i] = AddToMeld(meld, (card,))
     return move
 
 
@@ -241,7 +244,13 @@ class Hand(CheckedHand):
         # they are worked out once per rule set for each such pattern.
         memo = rules.memo
         usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
-        wild_key = (tuple(two_cards[:usable]), min(jokers, usable))
+        # The memo's key is one number (a tuple's hash is not kept, and was a good part
+        # of listing the moves): the 2s usable, the jokers usable, then per rank below.
+        b = k + 1  # every count in the key is at most k
+        wild_key = 0
+        for c in two_cards[:usable]:
+            wild_key = wild_key * 5 + c + 1
+        wild_key = wild_key * b + min(jokers, usable)
         min_naturals = mr.min_naturals
         for rank in range(4, 15):
             base = (rank - 2) * 4
@@ -253,7 +262,8 @@ class Hand(CheckedHand):
             if mr.books_per_rank and (book_ranks.get(rank, 0) + open_ranks.get(rank, 0)
                                       >= mr.books_per_rank):
                 continue
-            key = (base, min(h0, k), min(h1, k), min(h2, k), min(h3, k), wild_key)
+            key = ((((wild_key * b + min(h0, k)) * b + min(h1, k)) * b + min(h2, k)) * b
+                   + min(h3, k)) * 16 + rank
             cores = memo.get(key)
             if cores is None:
                 cores = memo[key] = self._cores(rank, wild_sets, usable)
