@@ -162,15 +162,17 @@ class View:
         out (a few hundred by the end of a long hand, sent again with every move) and
         carry the move log instead."""
         data: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name == "hand_counts":
+        for name in _VIEW_FIELDS:  # (dataclasses.fields() each time was a tenth of it)
+            if name == "hand_counts":
                 data["hand"] = [card_code(c) for c in self.hand]
             else:
-                data[f.name] = getattr(self, f.name)
-        data["players"] = tuple({**p._asdict(), "known": [card_code(c) for c in p.known]}
+                data[name] = getattr(self, name)
+        data["players"] = tuple({**dict(zip(_PLAYER_FIELDS, p, strict=True)),
+                                 "known": [card_code(c) for c in p.known]}
                                 for p in self.players)
         data["teams"] = tuple(
-            {**t._asdict(), "red_threes": [card_code(c) for c in t.red_threes],
+            {**dict(zip(_TEAM_FIELDS, t, strict=True)),
+             "red_threes": [card_code(c) for c in t.red_threes],
              "melds": tuple(_meld_json(m) for m in t.melds)}
             for t in self.teams)
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
@@ -186,6 +188,12 @@ class View:
             return "empty"
         text = f"{format_card(self.pile_top)} on top, {self.pile_size} cards"
         return text + (" (frozen)" if self.pile_frozen else "")
+
+
+#: the fields of a view and of its parts, looked up once
+_VIEW_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(View))
+_PLAYER_FIELDS: tuple[str, ...] = PlayerView._fields
+_TEAM_FIELDS: tuple[str, ...] = TeamView._fields
 
 
 _PHASES = {Phase.CHOOSE: "choose", Phase.DRAW: "draw", Phase.PLAY: "play",
