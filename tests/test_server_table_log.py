@@ -263,3 +263,45 @@ def test_the_move_log_told_once_for_each_viewer_is_what_telling_it_afresh_says()
             other = (seat + 1) % 4
             assert log.entries(other, names)[0]["text"] != log.entries(seat, names)[0]["text"]
     assert any(f"Bob {s}" in e["text"] for e in log.entries(0, names) for s in range(60))
+
+
+def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state message is written from kept parts (the log's entries for each viewer,
+    each meld's JSON); after every move of a whole hand each viewer's message is byte
+    for byte the one written with nothing kept, and the benchmark of writing them
+    measures that hand."""
+    import orjson
+
+    from handfoot import views
+    from handfoot.server import bench_messages
+    from handfoot.server.tables import message_for
+
+    written: list[tuple[bytes, bytes]] = []
+
+    def both(table: Any, viewer: int | None, legal: Any = None) -> dict[str, Any]:
+        kept = message_for(table, viewer)
+        # the same message with nothing kept; what was kept is put back after
+        log = table.moves
+        saved = (dict(views._MELD_JSON), dict(log.shown), [dict(t) for *_, t in log.moves])
+        views._MELD_JSON.clear()
+        log.shown.clear()
+        for *_, told in log.moves:
+            told.clear()
+        fresh = message_for(table, viewer)
+        views._MELD_JSON.clear()
+        views._MELD_JSON.update(saved[0])
+        log.shown.clear()
+        log.shown.update(saved[1])
+        for (*_, told), old in zip(log.moves, saved[2], strict=True):
+            told.clear()
+            told.update(old)
+        written.append((orjson.dumps(kept, option=orjson.OPT_NON_STR_KEYS),
+                        orjson.dumps(fresh, option=orjson.OPT_NON_STR_KEYS)))
+        return kept
+
+    monkeypatch.setattr(bench_messages, "message_for", both)
+    result = bench_messages.measure("classic", hands=1, seed=3)
+    assert result["broadcasts"] * 5 == len(written) > 100
+    assert all(kept == fresh for kept, fresh in written)
+    assert any(b'"melds":[{' in kept for kept, _ in written)  # melds were on the table
