@@ -26,6 +26,7 @@ from handfoot.actions import (
     AddToMeld,
     Discard,
     Draw,
+    EndTurn,
     GoDown,
     LayDown,
     LayMeld,
@@ -448,3 +449,34 @@ def test_a_card_turned_away_from_a_meld_at_a_glance_is_refused_by_the_full_check
 def test_a_card_turned_away_at_a_glance_is_refused_under_random_rule_sets(
         data: st.DataObject, seed: int) -> None:
     play_checking_may_go_on(data.draw(rule_sets()), seed, every=11)
+
+
+def test_a_seat_left_with_no_card_by_the_stock_s_last_red_3_ends_its_turn() -> None:
+    """Found by the random-rule-set test: a seat in its foot with no card (play goes on
+    until the stock is drawn) draws the stock's last card, a red 3; it goes on the board
+    and nothing replaces it. The seat holds nothing to play or discard, so it ends its
+    turn (before, no move was listed at all and the game could not go on)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "red-three-last-card.toml").read_text()
+    rules = Rules.from_toml(text)
+    game = Game(rules, 383)
+    players = seat_bots(rules, ("heuristic", "random"), 383)
+    codec = MoveCodec(rules)
+    corners = 0
+    while not game.results:
+        hand, seat = game.hand, game.actor
+        if hand.phase == Phase.PLAY and hand.in_foot[seat] and hand.hand_len[seat] == 0:
+            corners += 1
+            listed = list(game.legal_actions())
+            assert EndTurn() in listed  # and at most asking to go out beside it
+            assert {a.kind for a in listed} <= {"end-turn", "ask"}, listed
+            assert game.is_legal(EndTurn(), seat)
+            check_moves(hand, codec)
+            with pytest.raises(IllegalAction):
+                game.apply(Discard(parse_cards("5H")[0]), seat)
+        legal = game.legal_actions()
+        assert len(legal) > 0
+        bot = players[seat]
+        game.apply(bot.choose(seat_view(game, seat) if bot.uses_view else None, legal), seat)
+    assert corners >= 1

@@ -453,10 +453,13 @@ class CheckedHand(HandState):
                 and self.hand_len[seat] > 1 and self.out_this_turn_blocker(seat) is None)
 
     def _stuck(self, seat: int) -> bool:
-        """A player in the foot left with one card who may neither go out nor discard it
-        (a rare corner when the stock ran dry) ends the turn without a discard."""
-        return (self.in_foot[seat] and self.hand_len[seat] <= 1 and not self._is_staging(seat)
-                and not self._fits_emptying(seat, self.hand_len[seat], by_discard=True))
+        """A player in the foot left with one card who may neither go out nor discard it,
+        or with no card at all (the stock's last card drawn was a red 3, laid on the
+        board with nothing to replace it), ends the turn without a discard: rare corners
+        when the stock ran dry."""
+        n = self.hand_len[seat]
+        return (self.in_foot[seat] and n <= 1 and not self._is_staging(seat)
+                and (n == 0 or not self._fits_emptying(seat, n, by_discard=True)))
 
     def _is_staging(self, seat: int) -> bool:
         team = self.team_of[seat]
