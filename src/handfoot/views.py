@@ -72,7 +72,7 @@ _MELD_FIELDS = tuple(f.name for f in fields(MeldView))
 _MELD_JSON: dict[int, tuple[MeldView, dict[str, Any]]] = {}
 
 
-def _meld_json(m: MeldView) -> dict[str, Any]:
+def meld_json(m: MeldView) -> dict[str, Any]:
     """The meld as JSON, written once for each :class:`MeldView` (shared: read only)."""
     cached = _MELD_JSON.get(id(m))
     if cached is not None and cached[0] is m:
@@ -173,7 +173,7 @@ class View:
         data["teams"] = tuple(
             {**dict(zip(_TEAM_FIELDS, t, strict=True)),
              "red_threes": [card_code(c) for c in t.red_threes],
-             "melds": tuple(_meld_json(m) for m in t.melds)}
+             "melds": tuple(meld_json(m) for m in t.melds)}
             for t in self.teams)
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
         data["stack_tops"] = [[card_code(a), card_code(b)] for a, b in self.stack_tops]

@@ -9,7 +9,7 @@ the stock is named only to the player who drew it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from handfoot.actions import (
@@ -24,7 +24,7 @@ from handfoot.cards import card_code
 from handfoot.engine import Hand
 from handfoot.game import Game
 from handfoot.narrate import Before, Move, after_move, before_move, narrate
-from handfoot.views import team_views
+from handfoot.views import meld_json, team_views
 
 #: moves kept for the log (about two hands' worth of a four-seat table)
 KEEP = 240
@@ -65,7 +65,7 @@ class MoveLog:
         self.shown.clear()
         del self.moves[:-KEEP]
         if game.results and game.results[-1].number == before.hand_number:  # it ended
-            self.final_melds = [[_meld_json(m) for m in t.melds] for t in team_views(hand)]
+            self.final_melds = [[meld_json(m) for m in t.melds] for t in team_views(hand)]
             self.paused_after = hand.hand_number if wait_for_people and not game.over \
                 else None
             self.ready = set()
@@ -130,10 +130,6 @@ def replay_with_log(game: Game, actions: Sequence[tuple[int | None, dict[str, An
     if time_seq == len(actions):
         game.call_time()
     return moves
-
-
-def _meld_json(m: Any) -> dict[str, Any]:
-    return {**asdict(m), "cards": [card_code(c) for c in m.cards]}
 
 
 def seat_names(seats: Sequence[dict[str, Any]]) -> list[str]:
