@@ -29,18 +29,17 @@ from handfoot.actions import (
     action_from_json,
     action_to_json,
 )
-from handfoot.bots import BOTS, Bot, make_bot
+from handfoot.bots import BOTS, make_bot
 from handfoot.engine import IllegalAction
 from handfoot.fair import hand_salt, seeded_salt
 from handfoot.game import Game
-from handfoot.hint import hint_text
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.table_log import MoveLog, seat_names
-from handfoot.server.work import Work, make_game
+from handfoot.server.work import Origin, Work, make_game
 from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")
@@ -98,7 +97,9 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
-    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)  #: seat: (level, bot)
+    #: seat: (level asked for, level played, seed) of its computer player (the player
+    #: itself lives in the worker process that keeps the table's game)
+    bots: dict[int, tuple[str, str, int]] = field(default_factory=dict)
     #: time was called after this many actions (None: not called)
     time_seq: int | None = None
     #: the monitor's latest word to the table ("15 minutes left", "Time is called ...")
@@ -127,6 +128,11 @@ class LiveTable:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def origin(self) -> Origin:
+        """What the game is made from before any action (for the worker processes)."""
+        return Origin(self.row.rules_toml, self.row.seed, self.row.secret)
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -589,7 +595,7 @@ class Manager:
         actor = None if game.over or table.waiting else game.actor
         if actor is not None and any(c.seat == actor for c in table.connections):
             try:
-                legal = await self.work.legal(game.legal_actions())
+                legal = await self.work.legal(game, table.origin)
             except Exception:  # the pool was shut down (the server is stopping)
                 if not self.closing:
                     log.exception("listing the legal actions at table %s", table.id)
@@ -703,7 +709,7 @@ class Manager:
             return {"type": "error", "message": "A hint is for your own turn."}
         seq = table.seq
         try:
-            out = await self.work.run("people", hint_text, game.legal_actions())
+            out = await self.work.hint(game, table.origin)
         except Exception:
             if not self.closing:
                 log.exception("a hint at table %s", table.id)
@@ -811,12 +817,10 @@ class Manager:
                             or not self.keepers.keeps(table.id):
                         break
                     seat = game.actor
-                    level, bot = self._bot(table, seat)
-                    view = seat_view(game, seat) if bot.uses_view else None
+                    _, level, seed = self._bot(table, seat)
                     # the computer thinks in a worker process, within its time budget;
                     # the lock keeps the game still meanwhile
-                    action, bot = await self.work.decide(bot, view, game.legal_actions())
-                    table.bots[seat] = (level, bot)
+                    action = await self.work.decide(game, table.origin, seat, level, seed)
                     if await self._act_locked(table, seat, action, again=False):
                         self.bot_actions += 1
                     else:
@@ -829,7 +833,9 @@ class Manager:
                 log.exception("computer player failed at table %s", table.id)
 
     @staticmethod
-    def _bot(table: LiveTable, seat: int) -> tuple[str, Bot]:
+    def _bot(table: LiveTable, seat: int) -> tuple[str, str, int]:
+        """The computer player at ``seat``: the level asked for, the level it plays (the
+        first, for a level this version does not have) and its seed."""
         level = table.seats[seat].get("level") or default_level()
         held = table.bots.get(seat)
         if held is not None and held[0] == level:
@@ -837,13 +843,14 @@ class Manager:
         # a table dealt from a secret: its computers' own chance is unrelated to it
         seed = (secrets.randbits(62) if table.row.secret
                 else table.row.seed * 10 + seat)
+        played = level
         try:
-            bot = make_bot(level, seed=seed)
+            make_bot(level, seed=seed)
         except Exception:  # a level this version does not have
             log.exception("no computer player %r; playing at the first level", level)
-            bot = make_bot(default_level(), seed=seed)
-        table.bots[seat] = (level, bot)
-        return level, bot
+            played = default_level()
+        table.bots[seat] = held = (level, played, seed)
+        return held
 
     async def close(self) -> None:
         self.closing = True

@@ -6,41 +6,39 @@ The event loop only moves messages; anything that may take long runs here:
   (``os.cpu_count()``), each decision within a time budget (past it, the worker's alarm
   interrupts the player and the first legal action is played instead: a table never
   waits for ever);
-* the legal actions a person is shown (listed within a time budget too), and
+* the legal actions a person is shown (listed within a time budget too), a hint, and
   rebuilding a table from its log, run in a second, small pool, so that a person never
   waits behind the computers.
 
-A thread would not help: the interpreter lock would keep the loop waiting. The worker
-processes start fresh (``spawn``), as children of the server that end with it, lower
-their priority for the computers' pool, and hold no state: every call carries what it
-needs.
+A thread would not help: the interpreter lock would keep the loop waiting. Each pool
+(:class:`handfoot.server.pool.Pool`) keeps a copy of each table's game in the worker
+that works for it, and is sent only the actions played since it last heard; the
+computer players live there too, each with its own generator.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import copyreg
 import dataclasses
 import importlib
-import multiprocessing
 import os
 import signal
-import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from types import FrameType
 from typing import Any, TypeVar
 
 from handfoot.actions import Action, action_from_json, action_to_json
-from handfoot.bots import Bot
-from handfoot.fair import KeyedRandom
+from handfoot.bots import Bot, make_bot
 from handfoot.game import Game
+from handfoot.hint import hint_text
 from handfoot.records import replay
 from handfoot.rules import Rules
+from handfoot.server.pool import Kept, Origin, Pool, make_game
 from handfoot.server.table_log import MoveLog, replay_with_log
-from handfoot.views import View
+from handfoot.views import View, seat_view
+
+__all__ = ["Origin", "Work", "make_game"]
 
 T = TypeVar("T")
 
@@ -74,21 +72,6 @@ def _budget(seconds: float) -> Iterator[None]:
     finally:
         if timer:
             signal.setitimer(signal.ITIMER_PROF, 0)
-
-
-def _worker_init(parent: int, niceness: int) -> None:
-    """In each worker: a lower priority for the computers' pool, and an end of the
-    worker when the server is gone (even after ``kill -9``)."""
-    if niceness:
-        with contextlib.suppress(OSError, AttributeError):
-            os.nice(niceness)  # people's work (the other pool, the loop) comes first
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="watch-server").start()
 
 
 def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
@@ -134,11 +117,33 @@ def list_legal(legal: Sequence[Action], budget: float = LISTING_BUDGET
     return out
 
 
-def make_game(rules: Rules, seed: int | None, secret: str | None) -> Game:
-    """A table's game before any action: from its secret if it has one, else its seed."""
-    if secret:
-        return Game(rules, None, rng=KeyedRandom(secret))
-    return Game(rules, seed)
+def decide_at(kept: Kept, seat: int, level: str, seed: int, budget: float
+              ) -> tuple[Action, bool]:
+    """In the worker keeping the table: the choice of its computer player at ``seat``
+    (kept there from one decision to the next, made anew if its level or seed changed),
+    and whether it ran out of time."""
+    game = kept.game
+    if game.over or game.actor != seat:
+        raise RuntimeError(f"it is not seat {seat}'s turn")
+    held = kept.bots.get(seat)
+    if held is not None and held[0] == level and held[1] == seed:
+        bot = held[2]
+    else:
+        bot = make_bot(level, seed=seed)
+        kept.bots[seat] = (level, seed, bot)
+    view = seat_view(game, seat) if bot.uses_view else None
+    action, _, late = decide(bot, view, game.legal_actions(), budget)
+    return action, late
+
+
+def list_legal_at(kept: Kept) -> list[dict[str, Any]]:
+    """In the worker keeping the table: the moves of the player to act, as JSON."""
+    return list_legal(kept.game.legal_actions())
+
+
+def hint_at(kept: Kept) -> dict[str, Any]:
+    """In the worker keeping the table: a hint for the player to act."""
+    return hint_text(kept.game.legal_actions())
 
 
 def rebuild(rules_toml: str, seed: int | None, secret: str | None,
@@ -215,50 +220,45 @@ def _pickle_dataclasses_quickly() -> None:
 _pickle_dataclasses_quickly()
 
 
-def _context() -> Any:
-    # started fresh (not forked from a process with a running event loop and threads),
-    # as children of the server, so that they end with it
-    return multiprocessing.get_context("spawn")
-
-
 class Work:
-    """The two pools of one server process (made on first use, closed with the server)."""
+    """The two pools of one server process (their workers start on first use, and end
+    with the server)."""
 
     def __init__(self, bot_workers: int | None = None,
                  budget: float = DECISION_BUDGET) -> None:
         self.bot_workers = bot_workers or max(1, os.cpu_count() or 1)
         self.budget = budget
-        self._bots: Executor | None = None
-        self._people: Executor | None = None
+        self.bots = Pool(self.bot_workers, niceness=10)
+        self.people = Pool(PEOPLE_WORKERS)
         self.decisions = 0
         self.out_of_time = 0
 
-    def _pool(self, which: str) -> Executor:
-        if which == "bots":
-            if self._bots is None:
-                self._bots = ProcessPoolExecutor(self.bot_workers, mp_context=_context(),
-                                                 initializer=_worker_init,
-                                                 initargs=(os.getpid(), 10))
-            return self._bots
-        if self._people is None:
-            self._people = ProcessPoolExecutor(PEOPLE_WORKERS, mp_context=_context(),
-                                               initializer=_worker_init,
-                                               initargs=(os.getpid(), 0))
-        return self._people
-
     async def run(self, which: str, func: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(which), func, *args)
+        """``func(*args)`` in a worker of the pool ``which`` ("bots" or "people")."""
+        pool = self.bots if which == "bots" else self.people
+        result: T = await pool.call(func, *args)
+        return result
 
-    async def decide(self, bot: Bot, view: View | None, legal: Sequence[Action]
-                     ) -> tuple[Action, Bot]:
-        action, bot, late = await self.run("bots", decide, bot, view, legal, self.budget)
+    async def decide(self, game: Game, origin: Origin, seat: int, level: str, seed: int
+                     ) -> Action:
+        """The choice of the computer player at ``seat`` (of ``level``, seeded with
+        ``seed``), the player to act in ``game``."""
+        action: Action
+        late: bool
+        action, late = await self.bots.at_table(game, origin, decide_at, seat, level,
+                                                seed, self.budget)
         self.decisions += 1
         self.out_of_time += late
-        return action, bot
+        return action
 
-    async def legal(self, legal: Sequence[Action]) -> list[dict[str, Any]]:
-        return await self.run("people", list_legal, legal)
+    async def legal(self, game: Game, origin: Origin) -> list[dict[str, Any]]:
+        """The legal moves of the player to act, as JSON."""
+        out: list[dict[str, Any]] = await self.people.at_table(game, origin, list_legal_at)
+        return out
+
+    async def hint(self, game: Game, origin: Origin) -> dict[str, Any]:
+        out: dict[str, Any] = await self.people.at_table(game, origin, hint_at)
+        return out
 
     async def rebuild(self, rules_toml: str, seed: int | None, secret: str | None,
                       actions: Sequence[tuple[int | None, dict[str, Any]]],
@@ -273,7 +273,5 @@ class Work:
                               list(actions), time_seq)
 
     def close(self) -> None:
-        for pool in (self._bots, self._people):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-        self._bots = self._people = None
+        self.bots.close()
+        self.people.close()

@@ -1,0 +1,154 @@
+"""The worker processes that keep the tables' games (handfoot.server.pool): a worker's
+copy, sent only what happened since it last heard, answers exactly as the server's own
+game does, through hands, time called, a worker killed and a game let go."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from handfoot.actions import action_to_json
+from handfoot.arena import seat_bots
+from handfoot.game import Game
+from handfoot.rules import preset
+from handfoot.server.pool import BrokenWorker, Origin, Pool, actions_played, actions_since
+from handfoot.server.work import PEOPLE_WORKERS, decide_at, list_legal, list_legal_at
+
+
+def _moves_here(game: Game) -> list[dict[str, object]]:
+    return list_legal(game.legal_actions())
+
+
+def test_a_worker_s_copy_lists_the_moves_the_server_s_game_lists_through_whole_hands() -> None:
+    rules = preset("six-deck")
+    origin = Origin(rules.to_toml(), 11, None)
+    game = Game(rules, 11)
+    bots = seat_bots(rules, ["medium"], 11)
+
+    async def run() -> tuple[int, int, int]:
+        pool = Pool(PEOPLE_WORKERS)
+        asked = 0
+        try:
+            while len(game.results) < 2 and not game.over:
+                # asked now and then (as the server asks when a person is to act)
+                if actions_played(game) % 3 == 0:
+                    assert await pool.at_table(game, origin, list_legal_at) == \
+                        _moves_here(game)
+                    asked += 1
+                seat = game.actor
+                game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+            assert await pool.at_table(game, origin, list_legal_at) == _moves_here(game)
+        finally:
+            pool.close()
+        return asked, pool.sent_whole, pool.sent_since
+
+    asked, whole, since = asyncio.run(run())
+    assert len(game.results) == 2  # the copy followed the game into its next hand
+    # the game went whole to its worker once; every other call sent only the news
+    assert whole == 1 and since == asked
+
+
+def test_what_a_call_sends_is_the_actions_since_the_worker_last_heard() -> None:
+    rules = preset("classic")
+    game = Game(rules, 4)
+    bots = seat_bots(rules, ["random"], 4)
+    for _ in range(30):
+        seat = game.actor
+        game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+    everything = [a for r in game.results for a in r.actions] + list(game.hand.history)
+    assert actions_since(game, 0, actions_played(game)) == everything
+    assert actions_since(game, 25, 28) == everything[25:28]
+    assert actions_since(game, 30, 30) == []
+
+
+def test_time_called_reaches_the_worker_s_copy() -> None:
+    rules = preset("six-deck")
+    origin = Origin(rules.to_toml(), 2, None)
+    game = Game(rules, 2)
+    bots = seat_bots(rules, ["medium"], 2)
+
+    async def run() -> list[dict[str, object]]:
+        pool = Pool(1)
+        try:
+            for _ in range(12):
+                seat = game.actor
+                game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+            before = await pool.at_table(game, origin, list_legal_at)
+            assert before  # the hand is in play
+            game.call_time()  # six-deck: the hand ends as it stands, the game is over
+            assert game.over
+            return await pool.at_table(game, origin, list_legal_at)  # type: ignore[no-any-return]
+        finally:
+            pool.close()
+
+    assert asyncio.run(run()) == [] == _moves_here(game)
+
+
+def test_a_game_let_go_or_a_worker_killed_is_sent_whole_and_answers_the_same() -> None:
+    rules = preset("alabama-samboree")
+    games = [Game(rules, s) for s in (5, 6)]
+    origins = [Origin(rules.to_toml(), s, None) for s in (5, 6)]
+    bots = seat_bots(rules, ["medium"], 5)
+
+    async def run() -> tuple[int, int]:
+        pool = Pool(1, keep=1)  # one game kept: the two tables take turns to be let go
+        try:
+            for _ in range(6):
+                for game, origin in zip(games, origins, strict=True):
+                    seat = game.actor
+                    game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+                    assert await pool.at_table(game, origin, list_legal_at) == \
+                        _moves_here(game)
+            whole = pool.sent_whole
+            worker = pool._workers[0]
+            assert worker is not None
+            # killed in the middle of a call: that call fails, and nothing else
+            slow = asyncio.ensure_future(pool.call(time.sleep, 30))
+            await asyncio.sleep(0.3)
+            os.kill(worker.process.pid, signal.SIGKILL)
+            with pytest.raises(BrokenWorker):
+                await asyncio.wait_for(slow, 10)
+            assert not worker.alive
+            game, origin = games[0], origins[0]
+            # a new worker starts and is sent the game whole
+            assert await pool.at_table(game, origin, list_legal_at) == _moves_here(game)
+            return whole, pool.sent_whole
+        finally:
+            pool.close()
+
+    whole, after = asyncio.run(run())
+    assert whole >= 11  # each call found the other table's game in its place
+    assert after == whole + 1
+
+
+def test_a_computer_player_decides_in_the_worker_as_it_would_at_home() -> None:
+    rules = preset("texas-good-sam")
+    origin = Origin(rules.to_toml(), 8, None)
+    game = Game(rules, 8)
+    here = seat_bots(rules, ["medium"], 8)  # the same players, kept in this process
+
+    async def run() -> int:
+        pool = Pool(1)
+        n = 0
+        try:
+            while len(game.results) < 1:
+                seat = game.actor
+                action, late = await pool.at_table(game, origin, decide_at, seat, "medium",
+                                                   8 * 31 + seat, 10.0)
+                assert not late
+                assert action_to_json(action) == action_to_json(
+                    here[seat].choose(None, game.legal_actions()))
+                game.apply(action, seat)
+                n += 1
+            with pytest.raises(RuntimeError, match="not seat"):
+                await pool.at_table(game, origin, decide_at, (game.actor + 1) % 4,
+                                    "medium", 0, 10.0)
+        finally:
+            pool.close()
+        return n
+
+    assert asyncio.run(run()) > 50  # a whole hand, decision by decision
