@@ -16,7 +16,15 @@ from handfoot.arena import seat_bots
 from handfoot.game import Game
 from handfoot.rules import preset
 from handfoot.server.pool import BrokenWorker, Origin, Pool, actions_played, actions_since
-from handfoot.server.work import PEOPLE_WORKERS, decide_at, list_legal, list_legal_at
+from handfoot.server.work import (
+    PEOPLE_WORKERS,
+    OutOfTime,
+    _alarm,
+    _budget,
+    decide_at,
+    list_legal,
+    list_legal_at,
+)
 
 
 def _moves_here(game: Game) -> list[dict[str, object]]:
@@ -152,3 +160,14 @@ def test_a_computer_player_decides_in_the_worker_as_it_would_at_home() -> None:
         return n
 
     assert asyncio.run(run()) > 50  # a whole hand, decision by decision
+
+
+def test_the_time_budget_s_alarm_interrupts_only_inside_the_budget() -> None:
+    # a signal the kernel sends as the budget ends may be handled after the block: it
+    # must then be dropped, not raised in whatever the worker does next (sending its
+    # answer, say, which would end the worker)
+    with pytest.raises(OutOfTime), _budget(5.0):
+        _alarm(signal.SIGPROF, None)
+    with _budget(5.0):
+        pass
+    _alarm(signal.SIGPROF, None)  # late: nothing happens

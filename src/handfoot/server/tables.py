@@ -36,6 +36,7 @@ from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
+from handfoot.server.pool import BrokenWorker
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.table_log import MoveLog, seat_names
@@ -805,6 +806,7 @@ class Manager:
                 self.kick_bots(table)
 
     async def _run_bots(self, table: LiveTable) -> None:
+        lost = 0  # worker processes lost in a row (one is started again for each)
         try:
             while not self.closing and not table.game.over and not table.paused \
                     and table.is_bot(table.game.actor):
@@ -820,7 +822,16 @@ class Manager:
                     _, level, seed = self._bot(table, seat)
                     # the computer thinks in a worker process, within its time budget;
                     # the lock keeps the game still meanwhile
-                    action = await self.work.decide(game, table.origin, seat, level, seed)
+                    try:
+                        action = await self.work.decide(game, table.origin, seat, level,
+                                                        seed)
+                    except BrokenWorker:
+                        lost += 1
+                        if lost >= 3 or self.closing:
+                            raise
+                        log.warning("a worker process ended; table %s goes on", table.id)
+                        continue
+                    lost = 0
                     if await self._act_locked(table, seat, action, again=False):
                         self.bot_actions += 1
                     else:

@@ -55,8 +55,16 @@ class OutOfTime(Exception):
     """A computer player's time budget ran out."""
 
 
+#: [installed, armed]: the alarm's handler is installed once in each process (doing it
+#: for each decision cost more than the decision); it interrupts only while armed, so
+#: a signal that arrives as the budget ends is dropped rather than raised elsewhere
+_ALARM = [False, False]
+
+
 def _alarm(signum: int, frame: FrameType | None) -> None:
-    raise OutOfTime
+    if _ALARM[1]:
+        _ALARM[1] = False
+        raise OutOfTime
 
 
 @contextlib.contextmanager
@@ -65,12 +73,16 @@ def _budget(seconds: float) -> Iterator[None]:
     time (not the wall clock: a busy machine does not cut the work short)."""
     timer = hasattr(signal, "setitimer") and seconds > 0
     if timer:
-        signal.signal(signal.SIGPROF, _alarm)
+        if not _ALARM[0]:
+            signal.signal(signal.SIGPROF, _alarm)
+            _ALARM[0] = True
+        _ALARM[1] = True
         signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
         if timer:
+            _ALARM[1] = False
             signal.setitimer(signal.ITIMER_PROF, 0)
 
 
