@@ -40,8 +40,9 @@ from handfoot.fair import KeyedRandom
 from handfoot.game import Game
 from handfoot.rules import Rules
 
-#: games a worker keeps (the least recently used is let go past this)
-KEEP = 400
+#: games a worker keeps (the least recently used is let go past this; a six-deck game
+#: in play takes about 80 KB)
+KEEP = 1000
 _HEAD = struct.Struct("!I")
 _OK, _ERROR, _NEED = 0, 1, 2
 
