@@ -519,7 +519,10 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             "kept": len(manager.keepers.kept) if manager.keepers.shared
             else sum(1 for t in manager.live.values() if not t.game.over),
             "decisions": manager.work.decisions, "bot_actions": manager.bot_actions,
-            "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard}
+            "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard,
+            # games sent whole to the worker processes, and calls that sent only news
+            "sent_whole": manager.work.bots.sent_whole + manager.work.people.sent_whole,
+            "sent_since": manager.work.bots.sent_since + manager.work.people.sent_since}
         tid = request.query_params.get("table", "")
         if tid:
             out["keeps"] = _valid_id(tid) and manager.keepers.keeps(tid)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import multiprocessing
 import os
@@ -57,6 +58,13 @@ class Origin(NamedTuple):
     rules_toml: str
     seed: int | None
     secret: str | None
+
+
+@functools.lru_cache(maxsize=64)
+def rules_from_toml(text: str) -> Rules:
+    """A rule set from its TOML, read once for all the tables that play it (most play
+    one of a few; reading one took longer than sending a game's news)."""
+    return Rules.from_toml(text)
 
 
 def make_game(rules: Rules, seed: int | None, secret: str | None) -> Game:
@@ -130,7 +138,7 @@ def _answer(games: OrderedDict[int, Kept], keep: int, kind: str, payload: Any
     token, base, moves, time_at, check, origin, func, args = payload
     kept = games.get(token)
     if origin is not None:
-        kept = games[token] = Kept(make_game(Rules.from_toml(origin.rules_toml),
+        kept = games[token] = Kept(make_game(rules_from_toml(origin.rules_toml),
                                              origin.seed, origin.secret))
     elif kept is None or kept.count != base:
         return _NEED, None

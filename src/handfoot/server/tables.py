@@ -36,7 +36,7 @@ from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
 from handfoot.server.outbox import Connection
-from handfoot.server.pool import BrokenWorker
+from handfoot.server.pool import BrokenWorker, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.table_log import MoveLog, seat_names
@@ -320,7 +320,7 @@ class Manager:
         row = self.store.table(table_id)
         if row is None:
             return None
-        rules = Rules.from_toml(row.rules_toml)
+        rules = rules_from_toml(row.rules_toml)
         table = LiveTable(row, rules, make_game(rules, row.seed, row.secret), seq=0,
                           time_seq=self.store.time_called(table_id),
                           waiting=self.store.is_waiting(table_id),
@@ -369,7 +369,7 @@ class Manager:
             row.rules_toml, row.seed, row.secret, [(a.seat, a.action) for a in logged],
             time_seq)
         # (with the move log told again while the game was rebuilt)
-        table = LiveTable(row, Rules.from_toml(row.rules_toml), game, seq=len(logged),
+        table = LiveTable(row, rules_from_toml(row.rules_toml), game, seq=len(logged),
                           time_seq=time_seq, waiting=waiting, joined=joined, timed=timed,
                           moves=moves, club_event=timed)
         await self._acatch_up(table)

@@ -33,8 +33,7 @@ from handfoot.bots import Bot, make_bot
 from handfoot.game import Game
 from handfoot.hint import hint_text
 from handfoot.records import replay
-from handfoot.rules import Rules
-from handfoot.server.pool import Kept, Origin, Pool, make_game
+from handfoot.server.pool import Kept, Origin, Pool, make_game, rules_from_toml
 from handfoot.server.table_log import MoveLog, replay_with_log
 from handfoot.views import View, seat_view
 
@@ -162,7 +161,7 @@ def rebuild(rules_toml: str, seed: int | None, secret: str | None,
             actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
             ) -> Game:
     """A table's game after the actions of its log (time called after ``time_seq``)."""
-    rules = Rules.from_toml(rules_toml)
+    rules = rules_from_toml(rules_toml)
     game = make_game(rules, seed, secret)
     for i, (seat, action) in enumerate(actions):
         if time_seq == i:
@@ -177,7 +176,7 @@ def rebuild_logged(rules_toml: str, seed: int | None, secret: str | None,
                    actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
                    ) -> tuple[Game, MoveLog]:
     """:func:`rebuild`, with the table's recent moves told in words (its move log)."""
-    game = make_game(Rules.from_toml(rules_toml), seed, secret)
+    game = make_game(rules_from_toml(rules_toml), seed, secret)
     return game, replay_with_log(game, actions, time_seq)
 
 
