@@ -24,6 +24,7 @@ import logging
 import os
 import secrets
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -522,7 +523,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard,
             # games sent whole to the worker processes, and calls that sent only news
             "sent_whole": manager.work.bots.sent_whole + manager.work.people.sent_whole,
-            "sent_since": manager.work.bots.sent_since + manager.work.people.sent_since}
+            "sent_since": manager.work.bots.sent_since + manager.work.people.sent_since,
+            "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS]}
         tid = request.query_params.get("table", "")
         if tid:
             out["keeps"] = _valid_id(tid) and manager.keepers.keeps(tid)
@@ -667,11 +669,30 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     return app
 
 
+#: the cyclic garbage collector's passes in this process, by generation: how many, and
+#: their seconds all told (shown by ``/api/server``)
+GC_PASSES = [0, 0, 0]
+GC_SECONDS = [0.0, 0.0, 0.0]
+_GC_START = [0.0]
+
+
+def _time_gc(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _GC_START[0] = time.perf_counter()
+    else:
+        generation = info["generation"]
+        GC_PASSES[generation] += 1
+        GC_SECONDS[generation] += time.perf_counter() - _GC_START[0]
+
+
 def configure_gc() -> None:
     """The cyclic garbage collector's full passes over every live game were the loop's
-    longest pauses: what exists at start is left out of them, and they come less often."""
+    longest pauses: what exists at start is left out of them, and they come less often.
+    Each pass is timed."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    if _time_gc not in gc.callbacks:
+        gc.callbacks.append(_time_gc)
 
 
 def uvicorn_options() -> dict[str, Any]:
