@@ -450,3 +450,36 @@ def test_people_at_a_process_killed_with_kill_9_are_no_longer_shown_here(
     finally:
         for c in (ann, bob):
             c.close()
+
+
+def test_processes_starting_together_on_a_new_database_all_start(pg_url: str) -> None:
+    """``serve --workers N`` on a database with no tables yet: every process opens its
+    store at once; one creates the tables and the others find them (two once created the
+    same table, and one process stopped as it started)."""
+    import threading
+
+    from handfoot.server.store import Store
+
+    failures: list[Exception] = []
+    stores: list[Store] = []
+    go = threading.Barrier(6)
+
+    def open_store() -> None:
+        go.wait()
+        try:
+            stores.append(Store(pg_url))
+        except Exception as e:  # reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=open_store) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    try:
+        assert failures == [] and len(stores) == 6
+        stores[0].save_rule_set("opened", "classic", "")
+        assert all(s.rule_set("opened") is not None for s in stores)
+    finally:
+        for s in stores:
+            s.close()

@@ -236,7 +236,15 @@ class Store:
             self.engine = sa.create_engine(url, pool_size=8, max_overflow=16)
         #: single statements, each its own transaction (no BEGIN and COMMIT to wait for)
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        metadata.create_all(self.engine)
+        if self.postgres:
+            # several processes starting on a new database: one creates the tables, the
+            # others wait for it and find them there (without the lock, two created the
+            # same table and one of them stopped as it started)
+            with self.engine.begin() as c:
+                c.execute(_SCHEMA_LOCK)
+                metadata.create_all(c)
+        else:
+            metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -610,6 +618,7 @@ _CALL_TIME = sa.text(
     "CAST(:seq AS INTEGER), :created WHERE NOT EXISTS (SELECT 1 FROM actions WHERE "
     "actions.table_id = CAST(:t AS VARCHAR(32)) AND actions.seq >= CAST(:seq AS INTEGER))"
 ).bindparams(sa.bindparam("created", type_=sa.DateTime))
+_SCHEMA_LOCK = sa.text("SELECT pg_advisory_xact_lock(2, 0)")  #: (1, table): a table's writes
 _LOCK_NOTIFY = sa.text("SELECT pg_advisory_xact_lock(1, hashtext(CAST(:t AS TEXT))), "
                        "pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")
 _NOTIFY = sa.text("SELECT pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")
