@@ -47,8 +47,10 @@ class MoveLog:
     ready: set[int] = field(default_factory=set)
     #: the seats' names the entries were told with (a change tells them again)
     names: tuple[str, ...] = ()
-    #: each viewer's entries as last told (until the next move)
-    shown: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    #: each viewer's entries as last told, and how many moves had been added then
+    shown: dict[int | None, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
+    #: moves added so far
+    added: int = 0
 
     def start(self, game: Game, seat: int, action: Action) -> tuple[Before, Hand]:
         """Call just before ``action`` is applied."""
@@ -62,7 +64,7 @@ class MoveLog:
             self.paused_after = None
             self.ready = set()
         self.moves.append((seq, before.hand_number, after_move(game, before), {}))
-        self.shown.clear()
+        self.added += 1
         del self.moves[:-KEEP]
         if game.results and game.results[-1].number == before.hand_number:  # it ended
             self.final_melds = [[meld_json(m) for m in t.melds] for t in team_views(hand)]
@@ -80,18 +82,26 @@ class MoveLog:
             self.shown.clear()
             for *_, told in self.moves:
                 told.clear()
-        out = self.shown.get(viewer)
-        if out is not None:
-            return out
-        out = self.shown[viewer] = []
-        for seq, hand, m, told in reversed(self.moves[-SHOWN:]):
-            entry = told.get(viewer)
-            if entry is None:
-                entry = told[viewer] = {"seq": seq, "hand": hand, "seat": m.actor,
-                                        "kind": m.action.kind,
-                                        "text": narrate(m, viewer, self.names)}
-            out.append(entry)
+        kept = self.shown.get(viewer)
+        if kept is not None and kept[0] == self.added:
+            return kept[1]
+        if kept is not None and kept[0] == self.added - 1 and self.moves:
+            # one move since this viewer's last message: its entry, then the others
+            out = [self._entry(self.moves[-1], viewer), *kept[1][:SHOWN - 1]]
+        else:
+            out = [self._entry(move, viewer) for move in reversed(self.moves[-SHOWN:])]
+        self.shown[viewer] = (self.added, out)
         return out
+
+    def _entry(self, move: tuple[int, int, Move, dict[int | None, dict[str, Any]]],
+               viewer: int | None) -> dict[str, Any]:
+        seq, hand, m, told = move
+        entry = told.get(viewer)
+        if entry is None:
+            entry = told[viewer] = {"seq": seq, "hand": hand, "seat": m.actor,
+                                    "kind": m.action.kind,
+                                    "text": narrate(m, viewer, self.names)}
+        return entry
 
     def fresh(self, seat: int | None, hand_number: int) -> list[str]:
         """The cards ``seat`` just drew or took: those of its last move, if that move
