@@ -103,8 +103,9 @@ class Connection:
                     if self._send_text is None:
                         continue
                     try:
-                        await asyncio.wait_for(self._send_text(text or json.dumps(msg)),
-                                               self.send_timeout)
+                        # a timer, not a task for each message (wait_for made one)
+                        async with asyncio.timeout(self.send_timeout):
+                            await self._send_text(text or json.dumps(msg))
                     except TimeoutError:
                         log.info("dropped a client that does not read its messages")
                         self.drop("the connection does not keep up")

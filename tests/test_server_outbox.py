@@ -1,0 +1,59 @@
+"""One socket's outgoing queue (handfoot.server.outbox): messages go out in order, a
+newer state replaces one still waiting, and a client whose send never completes is
+dropped after the time limit, without holding anything else up."""
+
+from __future__ import annotations
+
+import asyncio
+
+from handfoot.server.outbox import Connection
+
+
+def test_messages_go_out_and_a_newer_state_replaces_a_waiting_one() -> None:
+    sent: list[str] = []
+
+    async def send_text(text: str) -> None:
+        sent.append(text)
+
+    async def run() -> None:
+        conn = Connection(0, send_text)
+        conn.push({"type": "state", "seq": 1}, "s1")
+        conn.push({"type": "chat", "text": "hi"}, "c")
+        conn.push({"type": "state", "seq": 2}, "s2")  # replaces s1, still waiting
+        conn.start()
+        await asyncio.sleep(0.05)
+        conn.push({"type": "state", "seq": 3})  # written here, no text given
+        await asyncio.sleep(0.05)
+        await conn.stop()
+
+    asyncio.run(run())
+    assert sent == ["c", "s2", '{"type": "state", "seq": 3}']
+
+
+def test_a_client_that_never_takes_a_message_is_dropped_after_the_time_limit() -> None:
+    closed: list[tuple[int, str]] = []
+
+    async def never(text: str) -> None:
+        await asyncio.sleep(3600)
+
+    async def close(code: int, why: str) -> None:
+        closed.append((code, why))
+
+    async def run() -> tuple[bool, str, float]:
+        conn = Connection(None, never, close, send_timeout=0.2)
+        conn.start()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        conn.push({"type": "state", "seq": 1}, "s")
+        while not conn.dropped and loop.time() - start < 5:
+            await asyncio.sleep(0.01)
+        took = loop.time() - start
+        assert conn.closing is not None
+        await conn.closing
+        await conn.stop()
+        return conn.dropped, conn.why, took
+
+    dropped, why, took = asyncio.run(run())
+    assert dropped and why == "the connection does not keep up"
+    assert 0.2 <= took < 2.0
+    assert closed == [(1008, "the connection does not keep up")]
