@@ -128,8 +128,6 @@ def after_move(game: Game, before: Before) -> Move:
         over, went_out = result.ended_by, result.went_out == actor and went_out
     melds = hand.melds[team]
     red = len(hand.red_threes[team]) - before.red_threes
-    gained = tuple(c for c in range(NUM_CARDS)
-                   for _ in range(max(hand.hands[actor][c] - before.own[c], 0)))
     label, size, book = "", 0, None
     index = _meld_index(action, before, len(melds))
     if index is not None and 0 <= index < len(melds):
@@ -144,7 +142,11 @@ def after_move(game: Game, before: Before) -> Move:
         drew = hand.hand_len[actor] - before.hand_count + red
     taken = before.pile_size - len(hand.pile) if isinstance(action, TakePile | TakeUpcard) else 0
     opened = not before.opened and hand.opened[team]
-    private = gained if isinstance(action, Draw | TakeUpcard | TakePile | PickUpFoot) else ()
+    private: tuple[int, ...] = ()  # the cards it brought into the actor's hand
+    if isinstance(action, Draw | TakeUpcard | TakePile | PickUpFoot):
+        own, now = before.own, hand.hands[actor]
+        private = tuple(c for c in range(NUM_CARDS) if now[c] > own[c]
+                        for _ in range(now[c] - own[c]))
     return Move(actor, team, action, team_of, pile_taken=taken, pile_top=before.pile_top,
                 drew=drew, points=_laid_points(action, values, before),
                 melds_laid=max(len(melds) - before.melds, 0) if not isinstance(action, TakeBack)
