@@ -8,11 +8,13 @@ import asyncio
 import os
 import signal
 import time
+from collections.abc import Sequence
 
 import pytest
 
 from handfoot.actions import action_to_json
 from handfoot.arena import seat_bots
+from handfoot.bots import Bot
 from handfoot.game import Game
 from handfoot.rules import preset
 from handfoot.server.pool import BrokenWorker, Origin, Pool, actions_played, actions_since
@@ -25,6 +27,12 @@ from handfoot.server.work import (
     list_legal,
     list_legal_at,
 )
+
+
+def _move(game: Game, bots: Sequence[Bot]) -> None:
+    """The player to act moves, as its bot chooses."""
+    seat = game.actor
+    game.apply(bots[seat].choose(None, game.legal_actions()), seat)
 
 
 def _moves_here(game: Game) -> list[dict[str, object]]:
@@ -47,8 +55,7 @@ def test_a_worker_s_copy_lists_the_moves_the_server_s_game_lists_through_whole_h
                     assert await pool.at_table(game, origin, list_legal_at) == \
                         _moves_here(game)
                     asked += 1
-                seat = game.actor
-                game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+                _move(game, bots)
             assert await pool.at_table(game, origin, list_legal_at) == _moves_here(game)
         finally:
             pool.close()
@@ -65,8 +72,7 @@ def test_what_a_call_sends_is_the_actions_since_the_worker_last_heard() -> None:
     game = Game(rules, 4)
     bots = seat_bots(rules, ["random"], 4)
     for _ in range(30):
-        seat = game.actor
-        game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+        _move(game, bots)
     everything = [a for r in game.results for a in r.actions] + list(game.hand.history)
     assert actions_since(game, 0, actions_played(game)) == everything
     assert actions_since(game, 25, 28) == everything[25:28]
@@ -83,8 +89,7 @@ def test_time_called_reaches_the_worker_s_copy() -> None:
         pool = Pool(1)
         try:
             for _ in range(12):
-                seat = game.actor
-                game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+                _move(game, bots)
             before = await pool.at_table(game, origin, list_legal_at)
             assert before  # the hand is in play
             game.call_time()  # six-deck: the hand ends as it stands, the game is over
@@ -107,8 +112,7 @@ def test_a_game_let_go_or_a_worker_killed_is_sent_whole_and_answers_the_same() -
         try:
             for _ in range(6):
                 for game, origin in zip(games, origins, strict=True):
-                    seat = game.actor
-                    game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+                    _move(game, bots)
                     assert await pool.at_table(game, origin, list_legal_at) == \
                         _moves_here(game)
             whole = pool.sent_whole

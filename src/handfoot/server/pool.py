@@ -119,7 +119,10 @@ class Kept:
     bots: dict[int, tuple[str, int, Bot]] = field(default_factory=dict)
 
 
-def _catch_up(kept: Kept, moves: Sequence[tuple[int, Action]], time_at: int | None) -> None:
+def catch_up(kept: Kept, moves: Sequence[tuple[int | None, Action]], time_at: int | None
+             ) -> None:
+    """Apply ``moves`` to the kept game, each checked by the engine (a seat of None: the
+    player to act), calling time when ``time_at`` actions have been played."""
     game = kept.game
     for seat, action in moves:
         if time_at == kept.count:
@@ -146,7 +149,7 @@ def _answer(games: OrderedDict[int, Kept], keep: int, kind: str, payload: Any
     while len(games) > keep:
         games.popitem(last=False)
     try:
-        _catch_up(kept, moves, time_at)
+        catch_up(kept, moves, time_at)
         game = kept.game
         if (kept.count, game.hand.hand_number, game.over) != check:
             raise RuntimeError(f"the worker's copy of the game went astray: "

@@ -33,7 +33,7 @@ from handfoot.bots import Bot, make_bot
 from handfoot.game import Game
 from handfoot.hint import hint_text
 from handfoot.records import replay
-from handfoot.server.pool import Kept, Origin, Pool, make_game, rules_from_toml
+from handfoot.server.pool import Kept, Origin, Pool, catch_up, make_game, rules_from_toml
 from handfoot.server.table_log import MoveLog, replay_with_log
 from handfoot.views import View, seat_view
 
@@ -86,15 +86,15 @@ def _budget(seconds: float) -> Iterator[None]:
 
 
 def decide(bot: Bot, view: View | None, legal: Sequence[Action], budget: float
-           ) -> tuple[Action, Bot, bool]:
-    """The bot's choice within ``budget`` seconds (else the first legal action), the bot
-    as it is after choosing (its generator moved on) and whether it ran out of time."""
+           ) -> tuple[Action, bool]:
+    """The bot's choice within ``budget`` seconds (else the first legal action), and
+    whether it ran out of time."""
     with _budget(budget):
         try:
-            return bot.choose(view, legal), bot, False
+            return bot.choose(view, legal), False
         except OutOfTime:
             pass
-    return next(_each(legal)), bot, True
+    return next(_each(legal)), True
 
 
 def _each(legal: Sequence[Action]) -> Iterator[Action]:
@@ -143,8 +143,7 @@ def decide_at(kept: Kept, seat: int, level: str, seed: int, budget: float
         bot = make_bot(level, seed=seed)
         kept.bots[seat] = (level, seed, bot)
     view = seat_view(game, seat) if bot.uses_view else None
-    action, _, late = decide(bot, view, game.legal_actions(), budget)
-    return action, late
+    return decide(bot, view, game.legal_actions(), budget)
 
 
 def list_legal_at(kept: Kept) -> list[dict[str, Any]]:
@@ -161,15 +160,9 @@ def rebuild(rules_toml: str, seed: int | None, secret: str | None,
             actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
             ) -> Game:
     """A table's game after the actions of its log (time called after ``time_seq``)."""
-    rules = rules_from_toml(rules_toml)
-    game = make_game(rules, seed, secret)
-    for i, (seat, action) in enumerate(actions):
-        if time_seq == i:
-            game.call_time()
-        game.apply(action_from_json(action), seat)
-    if time_seq == len(actions):
-        game.call_time()
-    return game
+    kept = Kept(make_game(rules_from_toml(rules_toml), seed, secret))
+    catch_up(kept, [(seat, action_from_json(a)) for seat, a in actions], time_seq)
+    return kept.game
 
 
 def rebuild_logged(rules_toml: str, seed: int | None, secret: str | None,
