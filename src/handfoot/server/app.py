@@ -696,7 +696,13 @@ def configure_gc() -> None:
 
 
 def uvicorn_options() -> dict[str, Any]:
-    return {"log_level": "warning", "ws_max_size": 1 << 20}
+    from handfoot.server.compression import protocol
+
+    options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20}
+    ws = protocol()  # a compression window that holds a whole state message
+    if ws is not None:
+        options["ws"] = ws
+    return options
 
 
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,

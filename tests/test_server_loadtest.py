@@ -1,0 +1,41 @@
+"""The load test's glance at a state message agrees with reading the message whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from handfoot.server import bench_messages
+from handfoot.server.loadtest import glance
+from handfoot.server.tables import message_for
+
+
+def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_says(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []
+
+    def keep(table: Any, viewer: int | None, legal: Any = None) -> dict[str, Any]:
+        # the seat to act is sent its moves (the server lists them in a worker)
+        if viewer is not None and viewer == table.game.actor and not table.game.over:
+            legal = [{"type": "draw"}]
+        msg = message_for(table, viewer, legal)
+        written.append(orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode())
+        return msg
+
+    monkeypatch.setattr(bench_messages, "message_for", keep)
+    bench_messages.measure("classic", hands=1, seed=4)
+    listed = 0
+    for text in written:
+        msg = orjson.loads(text)
+        assert glance(text) == (msg["seq"], msg["view"]["game_over"], bool(msg["legal"]))
+        assert glance(text.encode()) == glance(text)
+        listed += bool(msg["legal"])
+    assert len(written) > 100 and 0 < listed < len(written)
+
+
+def test_other_messages_are_read_whole() -> None:
+    for msg in ({"type": "hello", "process": "p"}, {"type": "error", "message": "No."},
+                {"type": "chat", "text": '"type":"state","table":"t","seq":1,'}):
+        assert glance(orjson.dumps(msg).decode()) is None
