@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from handfoot.server.store import SeqTaken, Store, normalise_url
 from handfoot.server.tables import Manager
 from handfoot.server.testing import free_port
 from handfoot.views import seat_view
-from server_fixtures import db_url  # noqa: F401
+from server_fixtures import db_url, postgres_database  # noqa: F401
 
 
 def test_tables_rule_sets_and_the_append_only_log(db_url: str) -> None:  # noqa: F811
@@ -122,3 +123,57 @@ def test_handfoot_serve_uses_sqlite_in_the_data_folder_and_prints_the_address(
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    yield from postgres_database()
+
+
+def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does(
+        pg_url: str) -> None:
+    """PostgreSQL: :class:`Appender` writes an action and announces it in one statement
+    from the event loop (no thread); a second writer of the same number is refused
+    (``SeqTaken``), and so is an action written after time was called by a writer who
+    did not know it (``TimeCalled``)."""
+    import json
+
+    import psycopg
+
+    from handfoot.server.appender import Appender
+    from handfoot.server.store import CHANNEL, TimeCalled
+    from handfoot.server.sync import psycopg_url
+
+    store = Store(pg_url)
+    store.origin = "appender-test"
+    listener = psycopg.connect(psycopg_url(pg_url), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        tid = store.create_table("six-deck", "", 7, [{"kind": "bot"}] * 4)
+
+        async def appends() -> None:
+            appender = Appender(store, connections=2)
+            try:
+                await asyncio.gather(*(  # several at once, on two connections
+                    appender.append(tid, seq, seq % 4, {"type": "draw"}, None)
+                    for seq in range(6)))
+                with pytest.raises(SeqTaken):
+                    await appender.append(tid, 3, 0, {"type": "draw"}, None)
+                assert store.call_time(tid, 6)
+                with pytest.raises(TimeCalled):  # the writer did not know
+                    await appender.append(tid, 6, 2, {"type": "draw"}, None)
+                await appender.append(tid, 6, 2, {"type": "draw"}, 6)  # it knew
+            finally:
+                await appender.close()
+
+        asyncio.run(appends())
+        assert [(a.seq, a.seat) for a in store.actions(tid)] == [
+            (0, 0), (1, 1), (2, 2), (3, 3), (4, 0), (5, 1), (6, 2)]
+        heard = [json.loads(n.payload) for n in listener.notifies(timeout=2, stop_after=8)]
+        acts = sorted(n["s"] for n in heard if n["k"] == "act")
+        assert acts == [1, 2, 3, 4, 5, 6, 7]  # each written action, once
+        assert all(n["o"] == "appender-test" and n["t"] == tid for n in heard)
+    finally:
+        listener.close()
+        store.close()

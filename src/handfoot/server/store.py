@@ -442,30 +442,36 @@ class Store:
         may be called at this table (a club event's): with PostgreSQL, the action is
         then written under the table's lock, one after the other with a time call;
         otherwise in one statement."""
-        text = json.dumps(action, separators=(",", ":"))
-        params: dict[str, Any] = {"t": table_id, "seq": seq, "seat": seat, "a": text,
-                                  "created": _now(), "known": time_seq}
+        params, note = self.append_params(table_id, seq, seat, action, time_seq)
         try:
             if not self.postgres:
                 with self.engine.begin() as c:
                     done = c.execute(_APPEND, params).rowcount == 1
+            elif timed:
+                with self.engine.begin() as c:
+                    self._lock_and_notify(c, table_id, note)
+                    done = c.execute(_APPEND, params).rowcount == 1
             else:
-                note = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
-                        "seat": seat}
-                if len(text) < 6000:  # the others apply it without reading the log
-                    note["a"] = action
-                if timed:
-                    with self.engine.begin() as c:
-                        self._lock_and_notify(c, table_id, note)
-                        done = c.execute(_APPEND, params).rowcount == 1
-                else:
-                    done = self._append_quickly(params, json.dumps(note, separators=(",", ":")))
+                done = self._append_quickly(params, note)
         except IntegrityError as e:
             raise SeqTaken(f"action {seq} of table {table_id} is already written") from e
         if not done:
             raise TimeCalled(f"time was called at table {table_id}")
 
-    def _append_quickly(self, params: dict[str, Any], note: str) -> bool:
+    def append_params(self, table_id: str, seq: int, seat: int | None,
+                      action: dict[str, Any], time_seq: int | None
+                      ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An action's row, and its notice to the other processes (with PostgreSQL)."""
+        text = json.dumps(action, separators=(",", ":"))
+        params: dict[str, Any] = {"t": table_id, "seq": seq, "seat": seat, "a": text,
+                                  "created": _now(), "known": time_seq}
+        note: dict[str, Any] = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
+                                "seat": seat}
+        if len(text) < 6000:  # the others apply it without reading the log
+            note["a"] = action
+        return params, note
+
+    def _append_quickly(self, params: dict[str, Any], note: dict[str, Any]) -> bool:
         """PostgreSQL: append and announce in one statement, its own transaction, sent
         through the driver itself (the busiest statement: no SQL to compile)."""
         import psycopg
@@ -474,12 +480,10 @@ class Store:
             driver: Any = conn.driver_connection
             driver.autocommit = True
             try:
-                row = driver.execute(_APPEND_NOTIFY_SQL, (
-                    params["t"], params["seq"], params["seat"], params["a"],
-                    params["created"], params["t"], params["known"], params["known"],
-                    CHANNEL, note)).fetchone()
+                row = driver.execute(APPEND_NOTIFY_SQL, append_notify_args(params, note)
+                                     ).fetchone()
             except psycopg.errors.UniqueViolation as e:
-                raise IntegrityError(_APPEND_NOTIFY_SQL, None, e) from e
+                raise IntegrityError(APPEND_NOTIFY_SQL, None, e) from e
             finally:
                 driver.autocommit = False
             return row is not None
@@ -607,7 +611,16 @@ _APPEND_NOTIFY = sa.text(
 ).bindparams(sa.bindparam("created", type_=sa.DateTime),
              sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
 #: the same for the driver itself
-_APPEND_NOTIFY_SQL = (
+def append_notify_args(params: dict[str, Any], note: dict[str, Any]) -> tuple[Any, ...]:
+    """The arguments of :data:`APPEND_NOTIFY_SQL` for an action's row and notice."""
+    return (params["t"], params["seq"], params["seat"], params["a"], params["created"],
+            params["t"], params["known"], params["known"], CHANNEL,
+            json.dumps(note, separators=(",", ":")))
+
+
+#: PostgreSQL: append an action unless time was called, and announce it, in one statement
+#: (its one row back says it was written)
+APPEND_NOTIFY_SQL = (
     "WITH written AS (INSERT INTO actions (table_id, seq, seat, action_json, created) "
     "SELECT %s::varchar(32), %s::integer, %s::integer, %s::text, %s::timestamp "
     "WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = "

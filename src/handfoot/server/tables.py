@@ -35,6 +35,7 @@ from handfoot.fair import hand_salt, seeded_salt
 from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
+from handfoot.server.appender import Appender
 from handfoot.server.outbox import Connection
 from handfoot.server.pool import BrokenWorker, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
@@ -277,6 +278,8 @@ class Manager:
         self.keepers: LocalKeepers = LocalKeepers()
         #: what other processes change, heard as it is committed (PostgreSQL)
         self.bus: Bus | None = None
+        #: appends from the event loop, without a thread (PostgreSQL)
+        self.appender = Appender(store) if store.postgres else None
         self.bot_actions = 0  #: computer players' actions written by this process
         self.bot_lost = 0  #: ... refused because another writer was first
         self._claiming: set[asyncio.Task[None]] = set()
@@ -547,9 +550,13 @@ class Manager:
         for _ in range(5):
             table.game.verify(action, seat)
             try:
-                await asyncio.to_thread(self.store.append_action, table.id, table.seq, seat,
-                                        action_to_json(action), table.time_seq,
-                                        table.timed)
+                if self.appender is not None and not table.timed:
+                    await self.appender.append(table.id, table.seq, seat,
+                                               action_to_json(action), table.time_seq)
+                else:
+                    await asyncio.to_thread(self.store.append_action, table.id, table.seq,
+                                            seat, action_to_json(action), table.time_seq,
+                                            table.timed)
             except SeqTaken as e:  # another server process wrote first: read its actions
                 await self.resync(table, time_too=isinstance(e, TimeCalled))
                 if not again:
@@ -877,4 +884,6 @@ class Manager:
         if self.bus is not None:
             await self.bus.close()
         await self.keepers.close()
+        if self.appender is not None:
+            await self.appender.close()
         self.work.close()
