@@ -188,7 +188,9 @@ def test_a_seat_handed_to_the_computer_through_a_is_played_through_b(
                               and m["seats"][actor]["computer"], timeout=5)
         assert handed["seats"][actor]["computer"]
         assert b.get(f"/api/tables/{tid}")["seats"][actor]["computer"]
-        watcher.state(1, timeout=10)  # the computer played the seat's turn
+        # the computer played the seat's turn (its first decision starts a worker
+        # process: seconds on a busy machine)
+        watcher.state(1, timeout=30)
         assert b.get(f"/api/tables/{tid}")["seq"] >= 1
         person.close()
         # B still refuses a person acting for another seat, and seat 1 plays on through B
