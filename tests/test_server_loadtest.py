@@ -29,7 +29,8 @@ def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_
     listed = 0
     for text in written:
         msg = orjson.loads(text)
-        assert glance(text) == (msg["seq"], msg["view"]["game_over"], bool(msg["legal"]))
+        assert glance(text) == (msg["seq"], msg["view"]["game_over"], bool(msg["legal"]),
+                                bool(msg["waiting"]))
         assert glance(text.encode()) == glance(text)
         listed += bool(msg["legal"])
     assert len(written) > 100 and 0 < listed < len(written)

@@ -55,18 +55,22 @@ FIRST = ("choose-hand", "draw", "pick-up-foot")
 _STATE_HEAD = re.compile(r'\{"type":"state","table":"[^"\\]*","seq":(\d+),')
 
 
-def glance(raw: str | bytes) -> tuple[int, bool, bool] | None:
+def glance(raw: str | bytes) -> tuple[int, bool, bool, bool] | None:
     """What the load test needs of a state message, without reading all of it: its
-    seq, whether the game is over, and whether it lists moves for the seat; None for
-    any other message (or a state not written as expected), which is read whole.
+    seq, whether the game is over, whether it lists moves for the seat, and whether
+    the table waits for its people to press Next hand; None for any other message (or
+    a state not written as expected), which is read whole.
 
-    Inside a JSON string a quote is escaped, so ``"game_over":true`` and ``"legal":[]``
-    are found only as keys and values; the state has no other key of those names.
+    Inside a JSON string a quote is escaped, so ``"game_over":true``, ``"legal":[]``
+    and ``"waiting":null`` are found only as keys and values; the state has no other
+    key of those names.
 
-    >>> glance('{"type":"state","table":"t1","seq":12,"view":{"game_over":false},"legal":[]}')
-    (12, False, False)
-    >>> glance('{"type":"state","table":"t1","seq":3,"view":{"game_over":true},"legal":[{}]}')
-    (3, True, True)
+    >>> glance('{"type":"state","table":"t1","seq":12,"view":{"game_over":false},'
+    ...        '"legal":[],"waiting":null}')
+    (12, False, False, False)
+    >>> glance('{"type":"state","table":"t1","seq":3,"view":{"game_over":true},'
+    ...        '"legal":[{}],"waiting":{"hand":1}}')
+    (3, True, True, True)
     >>> glance('{"type":"hello","process":"a"}') is None
     True
     """
@@ -74,7 +78,8 @@ def glance(raw: str | bytes) -> tuple[int, bool, bool] | None:
     head = _STATE_HEAD.match(text)
     if head is None:
         return None
-    return (int(head.group(1)), '"game_over":true' in text, '"legal":[]' not in text)
+    return (int(head.group(1)), '"game_over":true' in text, '"legal":[]' not in text,
+            '"waiting":null' not in text)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -328,6 +333,12 @@ class Table:
         melded = 0
         acting: asyncio.Task[None] | None = None
 
+        pressed: set[int] = set()  # the hands after which Next hand was pressed
+
+        async def press(delay: float) -> None:
+            await asyncio.sleep(delay)
+            await ws.send(json.dumps({"type": "next-hand"}))
+
         async def act(state: dict[str, Any], delay: float) -> None:
             nonlocal waiting, last_made, melded
             await asyncio.sleep(delay)
@@ -345,15 +356,15 @@ class Table:
                 # the load test's own time counts too: most states are only glanced at
                 glanced = glance(raw)
                 if glanced is not None:
-                    seq, over, listed = glanced
+                    seq, over, listed, paused = glanced
                     self._seen(key, seat, process, seq, now)
                     if over:
                         self.over.set()
                         return True
                     if seq >= waiting:
                         waiting = -1
-                    if seat is None or not listed or waiting >= 0 \
-                            or (acting is not None and not acting.done()):
+                    busy = waiting >= 0 or (acting is not None and not acting.done())
+                    if seat is None or not (listed or paused) or (busy and not paused):
                         continue
                 msg = orjson.loads(raw)
                 kind = msg.get("type")
@@ -375,9 +386,22 @@ class Table:
                             return True
                         if seq >= waiting:
                             waiting = -1
-                        if seat is None or not msg["legal"] or waiting >= 0 \
-                                or (acting is not None and not acting.done()):
+                        paused = bool(msg.get("waiting"))
+                        busy = waiting >= 0 or (acting is not None and not acting.done())
+                        if seat is None or not (msg["legal"] or paused) or (busy and not paused):
                             continue
+                    pause = msg.get("waiting")
+                    if pause:  # the hand is over: press Next hand, once, after a while
+                        if seat in pause["people"] and seat not in pause["ready"] \
+                                and pause["hand"] not in pressed:
+                            pressed.add(pause["hand"])
+                            if acting is not None:
+                                acting.cancel()  # a move chosen before the hand ended
+                            acting = asyncio.get_running_loop().create_task(
+                                press(rng.uniform(*think)))
+                        continue
+                    if not msg["legal"]:
+                        continue
                     if seq != last_made:  # a new turn
                         melded = 0
                     delay = rng.uniform(*(more if seq == last_made else think))
