@@ -5,7 +5,8 @@ Each table has the rule set's seats: one or two people (played here), computer p
 others (played by the server, at ``--level``), and zero to two spectators. A person
 acts a couple of seconds after their turn comes (``--think``, 1.5 to 3 s; the next
 action of the same turn after 0.5 to 1.5 s): draws, lays down a meld or two now and
-then, discards. A table whose game is over is replaced by a new one.
+then, discards; and presses Next hand, after a think, when a hand is over. A table whose
+game is over is replaced by a new one.
 
 What it measures, once the tables are warm (``--warmup``), for ``--seconds``:
 
