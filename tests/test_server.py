@@ -437,3 +437,26 @@ def test_two_people_and_two_computers_play_a_game_of_three_hands_and_no_seat_see
     finally:
         for c in [*clients.values(), watcher]:
             c.close()
+
+
+def test_the_server_reports_the_cpu_of_its_busiest_steps(server: ServerProcess) -> None:
+    """``/api/server`` counts and times the steps of every move: writing each state
+    message, sending it, applying the move; the event loop's CPU is part of the
+    process's."""
+    out = server.post("/api/play", {"rules": "texas-good-sam", "level": "random", "seed": 3})
+    c = server.client(out["id"], out["token"])
+    try:
+        state = c.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0)
+        n = c.count()
+        c.act(state["legal"][0])
+        c.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
+    finally:
+        c.close()
+    cpu = server.get("/api/server")["cpu"]
+    assert 0 < cpu["event_loop_s"] <= cpu["process_s"]
+    steps = cpu["steps"]
+    assert steps["move"]["count"] >= 1  # the person's move (the computers' too)
+    assert steps["state message"]["count"] >= 2 and steps["socket send"]["count"] >= 2
+    for step in steps.values():
+        assert step["seconds"] >= 0 and step["us_each"] * step["count"] / 1e6 == \
+            pytest.approx(step["seconds"], abs=1e-3)

@@ -45,6 +45,7 @@ from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules_form import form, setting_named, settings_from_form
 from handfoot.rules_words import rules_in_words
+from handfoot.server import cpu
 from handfoot.server.chat import Chat
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
@@ -524,7 +525,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             # games sent whole to the worker processes, and calls that sent only news
             "sent_whole": manager.work.bots.sent_whole + manager.work.people.sent_whole,
             "sent_since": manager.work.bots.sent_since + manager.work.people.sent_since,
-            "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS]}
+            "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS],
+            # CPU seconds: the process, its event loop, and the loop's busiest steps
+            "cpu": cpu.report()}
         tid = request.query_params.get("table", "")
         if tid:
             out["keeps"] = _valid_id(tid) and manager.keepers.keeps(tid)

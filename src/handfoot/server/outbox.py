@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from handfoot.server import cpu
+
 log = logging.getLogger("handfoot.server")
 
 SEND_TIMEOUT = 5.0  #: seconds one message may take to go out
@@ -103,9 +105,11 @@ class Connection:
                     if self._send_text is None:
                         continue
                     try:
+                        start = cpu.now()
                         # a timer, not a task for each message (wait_for made one)
                         async with asyncio.timeout(self.send_timeout):
                             await self._send_text(text or json.dumps(msg))
+                        cpu.spent("socket send", start)
                     except TimeoutError:
                         log.info("dropped a client that does not read its messages")
                         self.drop("the connection does not keep up")

@@ -35,6 +35,7 @@ from handfoot.fair import hand_salt, seeded_salt
 from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.rules import Rules
+from handfoot.server import cpu
 from handfoot.server.appender import Appender
 from handfoot.server.outbox import Connection
 from handfoot.server.pool import BrokenWorker, rules_from_toml
@@ -429,12 +430,14 @@ class Manager:
     def apply_heard(self, table: LiveTable, seat: int | None, action: Action) -> None:
         """Apply an action another process wrote (from its notice or the log), as the
         table's own: told in the move log, and the hand it ends waits for the people."""
+        start = cpu.now()
         table.game.verify(action, seat)
         started = table.moves.start(
             table.game, table.game.actor if seat is None else seat, action)
         table.game.push(action)
         table.moves.done(table.game, table.seq, started,
                          wait_for_people=bool(table.people()))
+        cpu.spent("move heard", start)
         table.seq += 1
 
     @staticmethod
@@ -562,10 +565,12 @@ class Manager:
                 if not again:
                     return False
                 continue
+            start = cpu.now()
             started = table.moves.start(table.game, seat, action)
             table.game.push(action)
             table.moves.done(table.game, table.seq, started,
                              wait_for_people=bool(table.people()))
+            cpu.spent("move", start)
             table.seq += 1
             if table.game.over:
                 self._over(table)
@@ -617,11 +622,13 @@ class Manager:
                     table.connections.remove(conn)
                 continue
             if conn.seat not in written:
+                start = cpu.now()
                 msg = message_for(table, conn.seat, legal if conn.seat == actor else None)
                 # written as JSON once, by orjson (the standard module's encoder was
                 # a sixth of a busy server's time)
                 written[conn.seat] = (msg, orjson.dumps(
                     msg, option=orjson.OPT_NON_STR_KEYS).decode())
+                cpu.spent("state message", start)
             conn.push(*written[conn.seat])
 
     def refresh_seats(self, table: LiveTable) -> None:
