@@ -305,3 +305,33 @@ def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
     assert result["broadcasts"] * 5 == len(written) > 100
     assert all(kept == fresh for kept, fresh in written)
     assert any(b'"melds":[{' in kept for kept, _ in written)  # melds were on the table
+
+
+def test_the_last_hand_s_result_is_written_once_and_follows_each_hand() -> None:
+    """Every message carries the last finished hand's result; it is written when a hand
+    ends, kept for the messages after it, and written again when the next one ends."""
+    import datetime as dt
+
+    from handfoot.arena import play, seat_bots
+    from handfoot.game import Game
+    from handfoot.rules import preset
+    from handfoot.server.store import TableRow
+    from handfoot.server.tables import LiveTable, last_hand_json, last_hand_of
+
+    rules = preset("six-deck")
+    game = Game(rules, 11)
+    row = TableRow(id="t", rules_name="six-deck", rules_toml="", seed=11,
+                   seats=[{"kind": "bot"}] * 4, created=dt.datetime.now(dt.UTC))
+    table = LiveTable(row=row, rules=rules, game=game)
+    bots = seat_bots(rules, ("heuristic",), 11)
+    assert last_hand_of(table) is None
+    seen = []
+    for hands in (1, 2):
+        play(game, bots, hands=1)
+        assert len(game.results) == hands
+        kept = last_hand_of(table)
+        assert kept == last_hand_json(game) and kept is not None
+        assert kept["number"] == hands
+        assert last_hand_of(table) is kept  # kept, not written again
+        seen.append(kept)
+    assert seen[0] != seen[1]

@@ -111,6 +111,9 @@ class LiveTable:
     used: float = field(default_factory=time.monotonic)
     #: the commitment to each hand's card order (hand number: SHA-256 as hex)
     commitments: dict[int, str] = field(default_factory=dict)
+    #: the last finished hand's result as sent (hands finished, its JSON): written once,
+    #: not for every message of the hands after it
+    last_hand: tuple[int, dict[str, Any] | None] = (0, None)
     #: once the game is over: its deals checked against their commitments
     fair: dict[str, Any] | None = None
     #: waiting for its people: nobody acts, no computer plays, until it starts
@@ -197,6 +200,15 @@ def commitment_of(table: LiveTable) -> dict[str, Any]:
     return {"hand": n, "sha256": digest}
 
 
+def last_hand_of(table: LiveTable) -> dict[str, Any] | None:
+    """The last finished hand's result, as every message carries it (kept until the
+    next hand ends: a result never changes)."""
+    finished = len(table.game.results)
+    if table.last_hand[0] != finished:
+        table.last_hand = (finished, last_hand_json(table.game))
+    return table.last_hand[1]
+
+
 def last_hand_json(game: Game) -> dict[str, Any] | None:
     if not game.results:
         return None
@@ -232,7 +244,7 @@ def message_for(table: LiveTable, seat: int | None,
         # the hand's actions are left out: the move log below tells them
         "view": view.to_json(history=False),
         "legal": (legal or []) if mine else [],
-        "last_hand": last_hand_json(game),
+        "last_hand": last_hand_of(table),
         "notice": table.notice,
         "time_called": game.time_called,
         # provably fair: the deal of this hand was fixed before anyone played
