@@ -16,7 +16,6 @@ are written under the table's lock, one after another with a time call.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from handfoot.server.store import (
@@ -27,8 +26,6 @@ from handfoot.server.store import (
     append_notify_args,
 )
 from handfoot.server.sync import KEEPALIVES, psycopg_url
-
-log = logging.getLogger("handfoot.server")
 
 #: connections a process keeps for its appends (each append is one short statement)
 CONNECTIONS = 4

@@ -356,57 +356,49 @@ class Table:
                 now = time.monotonic()
                 # the load test's own time counts too: most states are only glanced at
                 glanced = glance(raw)
-                if glanced is not None:
-                    seq, over, listed, paused = glanced
-                    self._seen(key, seat, process, seq, now)
-                    if over:
-                        self.over.set()
-                        return True
-                    if seq >= waiting:
-                        waiting = -1
-                    busy = waiting >= 0 or (acting is not None and not acting.done())
-                    if seat is None or not (listed or paused) or (busy and not paused):
-                        continue
-                msg = orjson.loads(raw)
-                kind = msg.get("type")
-                if kind == "hello":
-                    process = str(msg.get("process", ""))
-                elif kind == "error":
-                    if stats.measuring:
-                        stats.error(str(msg.get("message", "")))
-                    if msg.get("fatal"):
-                        return True
-                    self.sent.pop(waiting, None)
-                    waiting = -1  # refused: the person chooses again
-                elif kind == "state":
-                    seq = int(msg["seq"])
-                    if glanced is None:
-                        self._seen(key, seat, process, seq, now)
-                        if msg["view"].get("game_over"):
-                            self.over.set()
+                msg: dict[str, Any] | None = None
+                if glanced is None:  # not a state written as expected: read it whole
+                    msg = orjson.loads(raw)
+                    kind = msg.get("type")
+                    if kind == "hello":
+                        process = str(msg.get("process", ""))
+                    elif kind == "error":
+                        if stats.measuring:
+                            stats.error(str(msg.get("message", "")))
+                        if msg.get("fatal"):
                             return True
-                        if seq >= waiting:
-                            waiting = -1
-                        paused = bool(msg.get("waiting"))
-                        busy = waiting >= 0 or (acting is not None and not acting.done())
-                        if seat is None or not (msg["legal"] or paused) or (busy and not paused):
-                            continue
-                    pause = msg.get("waiting")
-                    if pause:  # the hand is over: press Next hand, once, after a while
-                        if seat in pause["people"] and seat not in pause["ready"] \
-                                and pause["hand"] not in pressed:
-                            pressed.add(pause["hand"])
-                            if acting is not None:
-                                acting.cancel()  # a move chosen before the hand ended
-                            acting = asyncio.get_running_loop().create_task(
-                                press(rng.uniform(*think)))
+                        self.sent.pop(waiting, None)
+                        waiting = -1  # refused: the person chooses again
+                    if kind != "state":
                         continue
-                    if not msg["legal"]:
-                        continue
-                    if seq != last_made:  # a new turn
-                        melded = 0
-                    delay = rng.uniform(*(more if seq == last_made else think))
-                    acting = asyncio.get_running_loop().create_task(act(msg, delay))
+                    glanced = (int(msg["seq"]), bool(msg["view"].get("game_over")),
+                               bool(msg["legal"]), bool(msg.get("waiting")))
+                seq, over, listed, paused = glanced
+                self._seen(key, seat, process, seq, now)
+                if over:
+                    self.over.set()
+                    return True
+                if seq >= waiting:
+                    waiting = -1
+                busy = waiting >= 0 or (acting is not None and not acting.done())
+                if seat is None or not (listed or paused) or (busy and not paused):
+                    continue
+                if msg is None:
+                    msg = orjson.loads(raw)
+                pause = msg["waiting"]
+                if pause:  # the hand is over: press Next hand, once, after a while
+                    if seat in pause["people"] and seat not in pause["ready"] \
+                            and pause["hand"] not in pressed:
+                        pressed.add(pause["hand"])
+                        if acting is not None:
+                            acting.cancel()  # a move chosen before the hand ended
+                        acting = asyncio.get_running_loop().create_task(
+                            press(rng.uniform(*think)))
+                    continue
+                if seq != last_made:  # a new turn
+                    melded = 0
+                delay = rng.uniform(*(more if seq == last_made else think))
+                acting = asyncio.get_running_loop().create_task(act(msg, delay))
         finally:
             if acting is not None:
                 acting.cancel()

@@ -562,16 +562,16 @@ class Manager:
         if table.paused:
             raise IllegalAction("The next hand starts when everyone at the table has "
                                 "pressed Next hand.")
+        written = action_to_json(action)
         for _ in range(5):
             table.game.verify(action, seat)
             try:
                 if self.appender is not None and not table.timed:
-                    await self.appender.append(table.id, table.seq, seat,
-                                               action_to_json(action), table.time_seq)
+                    await self.appender.append(table.id, table.seq, seat, written,
+                                               table.time_seq)
                 else:
                     await asyncio.to_thread(self.store.append_action, table.id, table.seq,
-                                            seat, action_to_json(action), table.time_seq,
-                                            table.timed)
+                                            seat, written, table.time_seq, table.timed)
             except SeqTaken as e:  # another server process wrote first: read its actions
                 await self.resync(table, time_too=isinstance(e, TimeCalled))
                 if not again:
