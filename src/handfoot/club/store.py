@@ -37,6 +37,11 @@ from handfoot.club.event import Event, EventError, RoundDraw, TableResult, TieBr
 
 metadata = sa.MetaData()
 
+#: PostgreSQL: held while a store creates its tables, by this store and the game store
+#: (``handfoot.server.store``, which imports it) alike, so that several server
+#: processes starting on a new database create each table once
+SCHEMA_LOCK = sa.text("SELECT pg_advisory_xact_lock(2, 0)")
+
 club_events = sa.Table(
     "club_events", metadata,
     sa.Column("name", sa.String(120), primary_key=True),
@@ -157,9 +162,15 @@ class ClubStore:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
 
+            metadata.create_all(self.engine)
         else:
             self.engine = sa.create_engine(url, pool_pre_ping=True)
-        metadata.create_all(self.engine)
+            # several server processes starting on a new database: one creates the
+            # tables, the others wait for it (the game store takes the same lock); without
+            # it two created club_events at once and one process stopped as it started
+            with self.engine.begin() as c:
+                c.execute(SCHEMA_LOCK)
+                metadata.create_all(c)
 
     def close(self) -> None:
         self.engine.dispose()

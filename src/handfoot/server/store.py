@@ -24,6 +24,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from handfoot.club.store import SCHEMA_LOCK
+
 metadata = sa.MetaData()
 
 rule_sets = sa.Table(
@@ -241,7 +243,7 @@ class Store:
             # others wait for it and find them there (without the lock, two created the
             # same table and one of them stopped as it started)
             with self.engine.begin() as c:
-                c.execute(_SCHEMA_LOCK)
+                c.execute(SCHEMA_LOCK)
                 metadata.create_all(c)
         else:
             metadata.create_all(self.engine)
@@ -631,7 +633,7 @@ _CALL_TIME = sa.text(
     "CAST(:seq AS INTEGER), :created WHERE NOT EXISTS (SELECT 1 FROM actions WHERE "
     "actions.table_id = CAST(:t AS VARCHAR(32)) AND actions.seq >= CAST(:seq AS INTEGER))"
 ).bindparams(sa.bindparam("created", type_=sa.DateTime))
-_SCHEMA_LOCK = sa.text("SELECT pg_advisory_xact_lock(2, 0)")  #: (1, table): a table's writes
+# (2, 0): creating the tables, SCHEMA_LOCK; (1, table): a table's writes
 _LOCK_NOTIFY = sa.text("SELECT pg_advisory_xact_lock(1, hashtext(CAST(:t AS TEXT))), "
                        "pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")
 _NOTIFY = sa.text("SELECT pg_notify(CAST(:ch AS TEXT), CAST(:p AS TEXT))")
