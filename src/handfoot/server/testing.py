@@ -30,9 +30,12 @@ class ServerProcess:
     """``python -m handfoot.server`` on 127.0.0.1 and a free port."""
 
     def __init__(self, db_url: str, bot_delay: float = 0.0, port: int | None = None,
-                 minute: float = 60.0, args: tuple[str, ...] = ()) -> None:
-        """``args``: more options of ``handfoot serve``."""
+                 minute: float = 60.0, args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
+        """``args``: more options of ``handfoot serve``; ``env``: more of its
+        environment."""
         self.args = args
+        self.env = env
         self.db_url = db_url
         self.bot_delay = bot_delay
         self.minute = minute
@@ -50,7 +53,8 @@ class ServerProcess:
             [sys.executable, "-m", "handfoot.server", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay),
              "--minute-seconds", str(self.minute), *self.args],
-            stdout=subprocess.DEVNULL, stderr=self.log)
+            stdout=subprocess.DEVNULL, stderr=self.log,
+            env={**os.environ, **self.env} if self.env else None)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
