@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from handfoot.server.testing import ServerProcess
+
 #: an administrator's URL; .ci/run creates this role (see README)
 PG_ADMIN = os.environ.get("HANDFOOT_TEST_PG",
                           "postgresql://handfoot:handfoot@127.0.0.1:5432/postgres")
@@ -48,3 +50,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'handfoot.db'}"
+
+
+def play_one_move(server: ServerProcess) -> None:
+    """A person's first move at a new table against random computers, and the state
+    that follows it."""
+    out = server.post("/api/play", {"rules": "texas-good-sam", "level": "random", "seed": 3})
+    c = server.client(out["id"], out["token"])
+    try:
+        state = c.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0)
+        n = c.count()
+        c.act(state["legal"][0])
+        c.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
+    finally:
+        c.close()

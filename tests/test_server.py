@@ -20,7 +20,7 @@ from handfoot.records import replay
 from handfoot.rules import Rules, preset
 from handfoot.server.testing import Client, ServerProcess
 from handfoot.views import public_view, seat_view
-from server_fixtures import db_url, sqlite_url  # noqa: F401
+from server_fixtures import db_url, play_one_move, sqlite_url  # noqa: F401
 
 CARD = re.compile(r"^(10|[2-9JQKA])[CDHS]$|^JK$")
 
@@ -443,16 +443,10 @@ def test_the_server_reports_the_cpu_of_its_busiest_steps(server: ServerProcess) 
     """``/api/server`` counts and times the steps of every move: writing each state
     message, sending it, applying the move; the event loop's CPU is part of the
     process's."""
-    out = server.post("/api/play", {"rules": "texas-good-sam", "level": "random", "seed": 3})
-    c = server.client(out["id"], out["token"])
-    try:
-        state = c.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0)
-        n = c.count()
-        c.act(state["legal"][0])
-        c.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
-    finally:
-        c.close()
-    cpu = server.get("/api/server")["cpu"]
+    play_one_move(server)
+    info = server.get("/api/server")
+    assert "loop_steps" not in info  # only with HANDFOOT_LOOP_STEPS=1
+    cpu = info["cpu"]
     assert 0 < cpu["event_loop_s"] <= cpu["process_s"]
     steps = cpu["steps"]
     assert steps["move"]["count"] >= 1  # the person's move (the computers' too)
