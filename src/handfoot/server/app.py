@@ -45,7 +45,7 @@ from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules_form import form, setting_named, settings_from_form
 from handfoot.rules_words import rules_in_words
-from handfoot.server import cpu
+from handfoot.server import cpu, loopsteps
 from handfoot.server.chat import Chat
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
@@ -120,6 +120,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     """``minute``: seconds in a minute of an event round's clock (tests shorten it);
     ``limits``: what one address may create in an hour; ``address_header``: the header
     in which the operator's proxy gives the client's address (none: the peer's)."""
+    if os.environ.get("HANDFOOT_LOOP_STEPS"):  # a diagnostic: the loop's CPU, step by step
+        loopsteps.install()
     store = Store(db_url)
     origin = store.origin = new_origin()  #: this process, in notices and in ``hello``
     manager = Manager(store, bot_delay=bot_delay, work=work)
@@ -528,6 +530,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS],
             # CPU seconds: the process, its event loop, and the loop's busiest steps
             "cpu": cpu.report()}
+        if loopsteps.installed():
+            out["loop_steps"] = loopsteps.report()
         tid = request.query_params.get("table", "")
         if tid:
             out["keeps"] = _valid_id(tid) and manager.keepers.keeps(tid)
@@ -563,7 +567,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         # another server process sharing the database: heard of as it is made, or read
         # here when the notices are not heard)
         if kind == "computer" or (kind == "action" and not manager.in_step()):
-            await asyncio.to_thread(manager.refresh_seats, table)
+            await manager.refresh_seats(table)
         if conn.token is None or table.seat_of_token(conn.token) != seat:
             message = "This invite link was replaced; ask the organiser for the new one."
             conn.drop(message, code=4403,

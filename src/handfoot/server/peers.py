@@ -5,7 +5,6 @@ the table."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -75,7 +74,7 @@ async def _seats(manager: Manager, note: dict[str, Any]) -> None:
     table = await _table(manager, note)
     if table is None:
         return
-    await asyncio.to_thread(manager.refresh_seats, table)
+    await manager.refresh_seats(table)
     for conn in list(table.connections):  # a link replaced elsewhere stops here too
         if conn.seat is not None and (conn.token is None
                                       or table.seat_of_token(conn.token) != conn.seat):
@@ -152,7 +151,7 @@ async def resync_all(manager: Manager) -> None:
     """After the connection for notices was lost: read every live table again."""
     for table in list(manager.live.values()):
         try:
-            await asyncio.to_thread(manager.refresh_seats, table)
+            await manager.refresh_seats(table)
             async with table.lock:
                 await manager.resync(table)
             await manager.broadcast(table)

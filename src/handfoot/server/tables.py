@@ -643,13 +643,26 @@ class Manager:
                 cpu.spent("state message", start)
             conn.push(*written[conn.seat])
 
-    def refresh_seats(self, table: LiveTable) -> None:
+    async def refresh_seats(self, table: LiveTable) -> None:
         """Read the table's seats again (another server process may have changed them:
-        a new invite link, a seat handed to the computer)."""
-        row = self.store.table(table.id)
-        if row is not None and row.seats != table.row.seats:
-            table.row = dataclasses.replace(table.row, seats=row.seats)
-        if table.waiting:  # who has joined (at any process), and whether it still waits
+        a new invite link, a seat handed to the computer). The row is read in a thread;
+        if this process changed the seats meanwhile (a seat handed to the computer
+        here), the row read may be older than that change, and it is read again: applied,
+        such a row undid the change, and the seat handed over was never played (the
+        process keeping the table saw a person there)."""
+        for _ in range(3):
+            before = table.row
+            row = await asyncio.to_thread(self.store.table, table.id)
+            if table.row is before:
+                if row is not None and row.seats != table.row.seats:
+                    table.row = dataclasses.replace(table.row, seats=row.seats)
+                break
+        if table.waiting:
+            await asyncio.to_thread(self._refresh_waiting, table)
+
+    def _refresh_waiting(self, table: LiveTable) -> None:
+        """Who has joined (at any process), and whether the table still waits."""
+        if table.waiting:
             table.joined = self.store.joined_seats(table.id)
             table.waiting = self.store.is_waiting(table.id)
             if table.waiting and not table.waiting_for():
