@@ -358,6 +358,12 @@ def test_bench_measures_each_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert row["floor_hands_per_s"] > row["heuristic_hands_per_s"]
     assert row["random_ratio_to_floor"] == pytest.approx(
         row["random_hands_per_s"] / row["floor_hands_per_s"], abs=1e-4)
+    # The random hands' moves carried out again: without listing or choosing they go
+    # several times as fast as played, and listing the moves is much of the difference.
+    assert row["random_moves_per_hand"] > 50
+    carried, listed = (row["random_moves_carried_out_hands_per_s"],
+                       row["random_moves_carried_out_and_listed_hands_per_s"])
+    assert carried > 2 * listed and carried > 2 * row["random_hands_per_s"]
     assert main(["bench", "--json", "--variant", "classic", "--hands", "1",
                  "--decisions", "2"]) == 0
     data = json.loads(capsys.readouterr().out)

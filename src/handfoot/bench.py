@@ -6,7 +6,11 @@ and 95th-percentile time per decision (every decision it makes, playing with an 
 partner against two heuristic players). Beside them, a floor: the same decks dealt and
 only the bookkeeping of drawing and discarding done (no rules, no choices), as hands per
 second, and each figure's ratio to it, so a reader sees how close the engine comes to
-the cost of moving cards. One process, one core; times are the CPU time of this process
+the cost of moving cards. Two more figures split random play's time: the same hands'
+moves only carried out (each hand dealt again and its moves pushed, with no listing and
+no choosing), and carried out with the legal moves listed before each move that had a
+choice, as the player saw them; what is left of a hand's time is the choosing and
+the game loop around it. One process, one core; times are the CPU time of this process
 (``time.process_time``), so that other work on the machine does not count against it.
 The default sizes finish within a minute for the five presets; ``--hands`` and
 ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
@@ -31,8 +35,8 @@ from handfoot.bots import Bot
 from handfoot.bots.expert import ExpertBot
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import NUM_CARDS
-from handfoot.engine import Deal
-from handfoot.game import Game
+from handfoot.engine import Deal, Hand
+from handfoot.game import Game, HandResult
 from handfoot.rules import PRESET_NAMES, Rules, preset
 from handfoot.views import seat_view
 
@@ -41,13 +45,38 @@ DEFAULT_HEURISTIC_HANDS = 40
 DEFAULT_DECISIONS = 60
 
 
-def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 0) -> float:
-    """Single hands (each the first of a fresh game) played one after another."""
+def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 0,
+                     played: list[HandResult] | None = None) -> float:
+    """Single hands (each the first of a fresh game) played one after another; each
+    hand's result is added to ``played`` when given."""
     start = time.process_time()
     for i in range(hands):
         s = hand_seed(seed, i)
-        play(Game(rules, s), seat_bots(rules, bots, s), hands=1)
+        game = play(Game(rules, s), seat_bots(rules, bots, s), hands=1)
+        if played is not None:
+            played.append(game.results[0])
     return hands / (time.process_time() - start)
+
+
+def replayed_hands_per_second(rules: Rules, played: Sequence[HandResult],
+                              listing: bool = False) -> float:
+    """The hands ``played`` dealt again and their moves carried out, unchecked (the
+    engine's :meth:`Hand.push`); with ``listing``, the legal moves are listed too before
+    each move that had a choice, as the player to act saw them (:meth:`Hand.actor_legal`).
+    The fastest of three passes."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        for result in played:
+            hand = Hand(rules, result.deal)
+            for _, action in result.actions:
+                if listing and hand.only_move() is None:
+                    len(hand.actor_legal())
+                hand.push(action)
+            if hand.ended_by != result.ended_by:  # pragma: no cover - a guard
+                raise RuntimeError("a replayed hand ended otherwise than it was played")
+        best = min(best, time.process_time() - start)
+    return len(played) / best
 
 
 def floor_hands_per_second(rules: Rules, hands: int, seed: int = 0) -> float:
@@ -108,7 +137,10 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
     times = sorted(expert_decision_times(rules, decisions, seed))
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     floor = floor_hands_per_second(rules, max(random_hands, heuristic_hands) * 10, seed)
-    random_speed = hands_per_second(rules, ("random",), random_hands, seed)
+    played: list[HandResult] = []
+    random_speed = hands_per_second(rules, ("random",), random_hands, seed, played)
+    carried = replayed_hands_per_second(rules, played)
+    listed = replayed_hands_per_second(rules, played, listing=True)
     heuristic_speed = hands_per_second(rules, ("heuristic",), heuristic_hands, seed)
     from handfoot.research.speed import rollout_speeds  # numpy only; each API lazily
 
@@ -116,6 +148,9 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
         "floor_hands_per_s": round(floor, 1),
         "random_hands_per_s": round(random_speed, 1),
         "random_ratio_to_floor": round(random_speed / floor, 4),
+        "random_moves_per_hand": round(sum(len(r.actions) for r in played) / len(played), 1),
+        "random_moves_carried_out_hands_per_s": round(carried, 1),
+        "random_moves_carried_out_and_listed_hands_per_s": round(listed, 1),
         "heuristic_hands_per_s": round(heuristic_speed, 1),
         "heuristic_ratio_to_floor": round(heuristic_speed / floor, 4),
         "expert_ms_per_decision_median": round(1000 * statistics.median(times), 2),
@@ -172,6 +207,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"{r['expert_ms_per_decision_median']:7.1f} ms median, "
                   f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
                   f"({r['expert_decisions']} decisions)", flush=True)
+            print(f"{'':18} random v random's {r['random_moves_per_hand']} moves a hand, only "
+                  f"carried out: {r['random_moves_carried_out_hands_per_s']} hands/s; "
+                  f"carried out and listed: "
+                  f"{r['random_moves_carried_out_and_listed_hands_per_s']} hands/s",
+                  flush=True)
             print(f"{'':18} random rollout, steps/s: engine {r['engine_steps_per_s']}   "
                   f"PettingZoo {r['pettingzoo_steps_per_s']}   OpenSpiel "
                   f"{r['openspiel_steps_per_s']}", flush=True)
