@@ -71,7 +71,7 @@ _UNSET = Deal((), -1)  #: the deal of a state whose parts its maker sets one by 
 # A seat copy is never played on, so its face-down cards are lists made once and shared
 # (a copy that is played on, for a check, is a clone: it copies them).
 _FACE_DOWN: dict[int, list[Card]] = {}
-_FACE_DOWN_PILES: dict[tuple[int, Card], list[Card]] = {}
+_FACE_DOWN_PILES: dict[int, list[Card]] = {}  #: by the pile's size * 64 + its top card
 _BLANK: list[int] = list(NO_CARDS)
 
 
@@ -90,7 +90,7 @@ def _face_down_pile(pile: list[Card]) -> list[Card]:
     pile's size times a top card)."""
     if not pile:
         return []
-    key = (len(pile), pile[-1])
+    key = len(pile) * 64 + pile[-1]  # one number: a tuple would be made and hashed
     cards = _FACE_DOWN_PILES.get(key)
     if cards is not None:
         return cards
@@ -679,8 +679,12 @@ class HandState:
 
     def _shallow(self) -> Self:
         """A copy sharing every part of this state (the copies below replace some)."""
-        attributes: dict[str, object] | None = getattr(self, "__dict__", None)
-        if attributes is not None:  # interpreted: one copy of the attributes is cheapest
+        # Interpreted, the attributes are in a __dict__, and one copy of it is cheapest;
+        # compiled (mypyc) there is none, and asking for it would raise and catch an
+        # AttributeError on every copy (a third of a seat copy's time), so the type is asked.
+        attributes: dict[str, object] | None = (
+            getattr(self, "__dict__", None) if type(self).__dictoffset__ else None)
+        if attributes is not None:
             h = object.__new__(type(self))
             h.__dict__ = attributes.copy()
             h.owner = object()
