@@ -99,7 +99,7 @@ class OldOpenings:
                     yield tuple(sorted(nat + w))
 
     def _meld_options(self, seat: int, hand: list[int],
-                      tables: tuple[dict[int, int], dict[int, int], bool]
+                      tables: tuple[list[int], list[int], bool]
                       ) -> Iterator[tuple[Card, ...]]:
         """Every single new meld the hand could lay on this team's table."""
         rules = self.hand.rules.meld
@@ -112,9 +112,9 @@ class OldOpenings:
             have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
             if have < rules.min_naturals:
                 continue
-            if rules.one_open_meld_per_rank and open_ranks.get(rank, 0):
+            if rules.one_open_meld_per_rank and open_ranks[rank]:
                 continue
-            if rules.books_per_rank and (book_ranks.get(rank, 0) + open_ranks.get(rank, 0)
+            if rules.books_per_rank and (book_ranks[rank] + open_ranks[rank]
                                          >= rules.books_per_rank):
                 continue
             yield from self._rank_options(hand, rank, wilds)
@@ -136,7 +136,7 @@ class OldOpenings:
                     run = []
 
     def _opening_options(self, seat: int, hand: list[int],
-                         tables: tuple[dict[int, int], dict[int, int], bool]
+                         tables: tuple[list[int], list[int], bool]
                          ) -> Iterator[tuple[tuple[Card, ...], ...]]:
         """Every non-empty set of new melds the hand could lay at once: at most one meld
         of a rank unless the one before it is already a complete book."""

@@ -357,7 +357,8 @@ class Rules:
     #: the cards of each class, lowest first, by class
     class_members: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     #: tables the engine derives from these rules as it meets them (the smallest melds a
-    #: rank's cards make, by what is held); not part of the value
+    #: rank's cards make, by what is held, under keys of 0 and more; what a pick-up may
+    #: take, by the pile's size n, under -1 - n); not part of the value
     memo: dict[Any, Any] = field(init=False, repr=False, compare=False)
     #: the classes of each rank's naturals, as their cards, by rank (2 to ace; none for
     #: 3s and jokers)

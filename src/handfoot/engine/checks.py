@@ -64,7 +64,9 @@ from handfoot.engine.melds import (
 from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState
 
 #: open melds by rank, books by rank, and whether a wild-card meld is open
-Tables = tuple[dict[int, int], dict[int, int], bool]
+#: a team's table: its open melds and its books, each counted by rank (a list indexed by
+#: the rank, 2 to 14), and whether a wild-card meld is open
+Tables = tuple[list[int], list[int], bool]
 
 _STAGED_FIRST = ("Go down with the melds you laid out, or take them back, before you {}.")
 
@@ -100,8 +102,8 @@ class CheckedHand(HandState):
         size = self.rules.meld.book_size
         return any(m.kind == WILD_MELD and m.size < size for m in self.melds[team])
 
-    def _check_new_meld(self, team: int, cards: Sequence[Card], open_ranks: dict[int, int],
-                        book_ranks: dict[int, int], wild_open: bool) -> tuple[int, int, int]:
+    def _check_new_meld(self, team: int, cards: Sequence[Card], open_ranks: list[int],
+                        book_ranks: list[int], wild_open: bool) -> tuple[int, int, int]:
         """Check one new meld against the rules and the team's table (as it would be
         after the melds before it in the same action); update the bookkeeping."""
         rules = self.rules.meld
@@ -111,16 +113,15 @@ class CheckedHand(HandState):
             check_rank_counts(self.rules, rank, len(cards) - wilds, wilds, False, 0)
             if wilds and wild_open and rules.wild_meld_blocks_wilds:
                 raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
-            if rules.one_open_meld_per_rank and open_ranks.get(rank, 0):
+            if rules.one_open_meld_per_rank and open_ranks[rank]:
                 raise BadMeld(f"Your team already has a meld of {RANK_WORDS[rank]} "
                               "on the table: complete it before starting another.")
             complete = len(cards) >= rules.book_size
-            if rules.books_per_rank and book_ranks.get(rank, 0) + open_ranks.get(rank, 0) \
+            if rules.books_per_rank and book_ranks[rank] + open_ranks[rank] \
                     >= rules.books_per_rank:
                 raise BadMeld(f"Your team may have only {rules.books_per_rank} "
                               f"{self.rules.words.book}s of {RANK_WORDS[rank]}.")
-            key = book_ranks if complete else open_ranks
-            key[rank] = key.get(rank, 0) + 1
+            (book_ranks if complete else open_ranks)[rank] += 1
         elif kind == WILD_MELD:
             if wild_open:
                 raise BadMeld("Your team already has a wild-card meld open: complete it first.")
@@ -131,13 +132,12 @@ class CheckedHand(HandState):
 
     def _table_state(self, team: int) -> Tables:
         size = self.rules.meld.book_size
-        open_ranks: dict[int, int] = {}
-        book_ranks: dict[int, int] = {}
+        open_ranks = [0] * 16  # (lists, not dicts: this is asked at every listing)
+        book_ranks = [0] * 16
         wild_open = False
         for m in self.melds[team]:
             if m.kind == RANK_MELD:
-                d = book_ranks if m.size >= size else open_ranks
-                d[m.rank] = d.get(m.rank, 0) + 1
+                (book_ranks if m.size >= size else open_ranks)[m.rank] += 1
             elif m.kind == WILD_MELD and m.size < size:
                 wild_open = True
         return open_ranks, book_ranks, wild_open
@@ -173,7 +173,7 @@ class CheckedHand(HandState):
         pending lay-down counts only the cards of ``melds`` as used from the hand."""
         staged = [m.cards for m in self.melds[team]]
         pending = Pending()
-        self._check_melds(team, [*staged, *melds], pending, ({}, {}, False))
+        self._check_melds(team, [*staged, *melds], pending, ([0] * 16, [0] * 16, False))
         used = pending.used
         for m in staged:
             for c in m:
@@ -485,7 +485,14 @@ class CheckedHand(HandState):
 
     def pile_counts(self) -> range:
         """How many cards a pick-up may take."""
-        return self.rules.pile_take_counts(len(self.pile))
+        # Worked out once per rule set and pile size (the rule set's memo: the smallest
+        # melds' keys are never negative), not asked of the rule set at every listing.
+        key = -1 - len(self.pile)
+        memo = self.rules.memo
+        counts: range | None = memo.get(key)
+        if counts is None:
+            counts = memo[key] = self.rules.pile_take_counts(len(self.pile))
+        return counts
 
     def _check_take_pile(self, seat: int, action: TakePile) -> None:
         why = self.pile_blocker(seat)

@@ -21,7 +21,7 @@ matter; see :attr:`Rules.card_class`) are listed once, as the lowest one held.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -124,6 +124,13 @@ def picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
             yield (*first[:k], *tail)
 
 
+def wild_sets(two_cards: list[Card], jokers: int, w: int) -> list[tuple[Card, ...]]:
+    """The ways to make up ``w`` wild cards from the 2s held (``two_cards``, lowest first)
+    and ``jokers`` jokers, most 2s first."""
+    return [(*two_cards[:t], *(JOKER,) * (w - t))
+            for t in range(min(w, len(two_cards)), -1, -1) if w - t <= jokers]
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Hand(CheckedHand):
     """One hand of Hand and Foot: the state, every action checked, and the legal moves.
@@ -207,14 +214,16 @@ class Hand(CheckedHand):
             if not opened:
                 self._meld_moves(p, team, False, out)
             return out
-        cls = self.rules.card_class
-        seen = [False] * NUM_CARDS
-        for c in range(NUM_CARDS) if not self.must_go_out(p) else ():
-            if hand[c]:
-                k = cls[c]
-                if not seen[k]:
-                    seen[k] = True
-                    out.append(_DISCARDS[c])
+        if not self.must_go_out(p):
+            # (a plain range, so that the compiled loop counts in machine integers)
+            cls = self.rules.card_class
+            seen = [False] * NUM_CARDS
+            for c in range(NUM_CARDS):
+                if hand[c]:
+                    k = cls[c]
+                    if not seen[k]:
+                        seen[k] = True
+                        out.append(_DISCARDS[c])
         if not opened:
             self._meld_moves(p, team, False, out)
         return out
@@ -235,10 +244,6 @@ class Hand(CheckedHand):
         left = self.hand_len[p]
         start = len(out)
 
-        def wild_sets(w: int) -> list[tuple[Card, ...]]:
-            return [(*two_cards[:t], *(JOKER,) * (w - t))
-                    for t in range(min(w, len(two_cards)), -1, -1) if w - t <= jokers]
-
         # The smallest melds of a rank depend only on how many of each of its cards are
         # held (up to a meld's size), on the wilds held and on whether wilds may go on:
         # they are worked out once per rule set for each such pattern.
@@ -252,27 +257,29 @@ class Hand(CheckedHand):
             wild_key = wild_key * 5 + c + 1
         wild_key = wild_key * b + min(jokers, usable)
         min_naturals = mr.min_naturals
+        # (read once: the rule set's parts are Python objects, slow to ask in the loop)
+        one_per_rank: bool = mr.one_open_meld_per_rank
+        books_per_rank: int = mr.books_per_rank
         for rank in range(4, 15):
             base = (rank - 2) * 4
             h0, h1, h2, h3 = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
             if h0 + h1 + h2 + h3 < min_naturals:
                 continue
-            if mr.one_open_meld_per_rank and open_ranks.get(rank, 0):
+            if one_per_rank and open_ranks[rank]:
                 continue
-            if mr.books_per_rank and (book_ranks.get(rank, 0) + open_ranks.get(rank, 0)
-                                      >= mr.books_per_rank):
+            if books_per_rank and book_ranks[rank] + open_ranks[rank] >= books_per_rank:
                 continue
             key = ((((wild_key * b + min(h0, k)) * b + min(h1, k)) * b + min(h2, k)) * b
                    + min(h3, k)) * 16 + rank
             cores = memo.get(key)
             if cores is None:
-                cores = memo[key] = self._cores(rank, wild_sets, usable)
+                cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
             out.extend(cores)
         black = [c for c in (4, 7) for _ in range(hand[c])]
         black_to_go_out = rules.threes.black_melded == "to-go-out"
         checked: list[Action] = []
         if (len(black) >= k and rules.threes.black_melded != "never"
-                and not (mr.one_open_meld_per_rank and open_ranks.get(3, 0))):
+                and not (mr.one_open_meld_per_rank and open_ranks[3])):
             # Black 3s melded (threes.black_melded): few moves, each checked in full (so
             # added after the emptying filter below). Where they go down only to go out,
             # that takes all of them, or all but one.
@@ -295,7 +302,7 @@ class Hand(CheckedHand):
         if mr.wild_melds and not wild_open and not (
                 not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
                 and any(m.wilds for m in self.melds[team])):
-            for ws in wild_sets(k):
+            for ws in wild_sets(two_cards, jokers, k):
                 out.append(_lay(tuple(sorted(ws))))
         if check and left - k <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
@@ -342,7 +349,7 @@ class Hand(CheckedHand):
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
         out.extend(checked)
 
-    def _cores(self, rank: int, wild_sets: Callable[[int], list[tuple[Card, ...]]],
+    def _cores(self, rank: int, two_cards: list[Card], jokers: int,
                usable: int) -> list[Action]:
         """The smallest new melds of ``rank`` the hand makes, with up to ``usable`` wilds."""
         mr = self.rules.meld
@@ -355,7 +362,7 @@ class Hand(CheckedHand):
             if w > usable or (mr.naturals_exceed_wilds and w >= n):
                 break
             for nat in picks(groups, n):
-                for ws in wild_sets(w):
+                for ws in wild_sets(two_cards, jokers, w):
                     out.append(_lay(tuple(sorted((*nat, *ws)))))
         return out
 
