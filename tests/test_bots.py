@@ -19,7 +19,7 @@ from handfoot import bench_legal
 from handfoot.actions import DRAW, Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
-from handfoot.bots import LEVELS, Bot, make_bot
+from handfoot.bots import LEVELS, Bot, below, make_bot
 from handfoot.bots.expert import ExpertBot, sample_world
 from handfoot.bots.heuristic import (
     OBS_FIELDS,
@@ -510,3 +510,10 @@ def test_the_expert_weighs_up_to_three_kinds_of_play_against_stopping() -> None:
         assert [a for a in fewer if not isinstance(a, Discard)] == plays[:2]
         more += len(plays) == 3
     assert more > 5
+
+
+@given(st.integers(0, 2**32), st.lists(st.integers(1, 10**6), min_size=1, max_size=50))
+def test_the_random_player_draws_the_numbers_randrange_would(seed: int, sizes: list[int]) -> None:
+    # (the random player's choices, and so every recorded sim, stay as they were)
+    a, b = random.Random(seed), random.Random(seed)
+    assert [below(a, n) for n in sizes] == [b.randrange(n) for n in sizes]

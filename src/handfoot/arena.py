@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.bots import Bot, make_bot
 from handfoot.game import Game, HandResult
 from handfoot.records import dumps, game_record
@@ -120,6 +122,7 @@ def hand_turns(result: HandResult) -> int:
 # ------------------------------------------------------------------ one deal
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class
 @dataclass(frozen=True, slots=True)
 class SimSpec:
     """What to play; everything a worker process needs (it is pickled)."""
@@ -136,6 +139,7 @@ class SimSpec:
         return len(self.bots) if self.duplicate else 1
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """One play of one deal (one hand, or one whole game), per entry."""
@@ -218,6 +222,7 @@ def chunks(n: int, jobs: int, most: int = 64) -> list[tuple[int, int]]:
 # ------------------------------------------------------------------ summary
 
 
+@mypyc_attr(native_class=False)  # a plain record, pickled and turned into JSON
 @dataclass
 class Summary:
     variant: str

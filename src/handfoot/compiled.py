@@ -26,9 +26,9 @@ from types import ModuleType
 
 #: the modules compiled at install, as paths under ``src/handfoot`` without ``.py``
 MODULES: tuple[str, ...] = (
-    "engine/deal", "engine/errors", "engine/melds", "engine/state", "engine/checks",
-    "engine/moves", "scoring", "views", "bots/__init__", "bots/policy", "bots/heuristic",
-    "bots/evaluation", "bots/expert",
+    "cards", "engine/deal", "engine/errors", "engine/settings", "engine/melds", "engine/state",
+    "engine/checks", "engine/moves", "scoring", "views", "game", "bots/__init__",
+    "bots/policy", "bots/heuristic", "bots/evaluation", "bots/expert", "arena",
 )
 
 _HERE = Path(__file__).resolve().parent

@@ -13,13 +13,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from handfoot.actions import Action
-from handfoot.engine import Deal, Hand, LegalActions, Phase, high_card_cut
+from handfoot.engine import Deal, Hand, LegalActions, high_card_cut
+from handfoot.engine.state import _OVER
 from handfoot.fair import KeyedRandom
 from handfoot.rules import Rules
 from handfoot.scoring import TeamScore, score_hand
 
 
+@mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class
 @dataclass(frozen=True, slots=True)
 class HandResult:
     number: int
@@ -35,6 +39,7 @@ def turn_played(hand: Hand) -> bool:
     return any(action.kind != "choose-hand" for _, action in hand.history)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Game:
     """A game under a rule set. Chance comes from ``seed`` (or recorded ``deals``)."""
 
@@ -108,7 +113,7 @@ class Game:
 
     def push(self, action: Action) -> None:
         self.hand.push(action)
-        if self.hand.phase == Phase.OVER:
+        if self.hand.phase == _OVER:
             self._finish_hand()
 
     def call_time(self) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,7 +22,9 @@ from handfoot.rules import Rules, Words
 if TYPE_CHECKING:
     from handfoot.engine import Hand
 
-RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
+RANK_MELD: Final = 0
+SEQUENCE: Final = 1
+WILD_MELD: Final = 2
 
 
 @mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class

@@ -14,6 +14,7 @@ from typing import Protocol
 from mypy_extensions import mypyc_attr
 
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
+from handfoot.engine.moves import LegalActions
 from handfoot.views import View
 
 
@@ -25,6 +26,23 @@ class Bot(Protocol):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty)."""
         ...
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A number from 0 to ``n - 1`` (``n`` at least 1): the very number
+    ``rng.randrange(n)`` gives, by the standard library's own method (the fewest random
+    bits that can hold ``n - 1``, drawn again while the number is too large), here
+    compiled: the library's method is Python, a fifth of a random player's move.
+
+    >>> a, b = random.Random(5), random.Random(5)
+    >>> [below(a, n) for n in (1, 2, 3, 10, 1000)] == [b.randrange(n) for n in (1, 2, 3, 10, 1000)]
+    True
+    """
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -48,7 +66,7 @@ class RandomBot:
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         rng = self.rng
-        state = getattr(legal, "seat_state", None)
+        state = legal.seat_state if isinstance(legal, LegalActions) else None
         if state is not None:
             turn = (state.hand_number, state.turn_number)
             if turn != self._turn:
@@ -56,7 +74,7 @@ class RandomBot:
             team = state.team_of[state.actor]
             if not self._gave_up and (state.opened[team] or not state.melds[team]):
                 n = len(legal)  # nothing laid out: the usual case
-                return legal[rng.randrange(n)] if n > 1 else legal[0]
+                return legal[below(rng, n)] if n > 1 else legal[0]
         moves = list(legal)
         if len(moves) == 1:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)
@@ -64,15 +82,15 @@ class RandomBot:
         if backs:
             done = [m for m in moves if isinstance(m, GoDown | TakePile)]
             if done:
-                return done[rng.randrange(len(done))]
+                return done[below(rng, len(done))]
             more = [m for m in moves if isinstance(m, LayMeld | AddToMeld)]
-            if self._gave_up or not more or rng.randrange(len(more) + 1) == 0:
+            if self._gave_up or not more or below(rng, len(more) + 1) == 0:
                 self._gave_up = True
                 return backs[0]
-            return more[rng.randrange(len(more))]
+            return more[below(rng, len(more))]
         if self._gave_up:
             moves = [m for m in moves if not isinstance(m, LayMeld)] or moves
-        return moves[rng.randrange(len(moves))]
+        return moves[below(rng, len(moves))]
 
 
 def _heuristic(seed: int) -> Bot:

@@ -7,7 +7,7 @@ message a player understands, and leaves the state exactly as it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import le
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -68,14 +68,12 @@ from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState
 #: the rank, 2 to 14), and whether a wild-card meld is open
 Tables = tuple[list[int], list[int], bool]
 
-_STAGED_FIRST = ("Go down with the melds you laid out, or take them back, before you {}.")
+_STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
 
 
 def _needs(counts: list[int], held: list[int]) -> str | None:
     """The cards in ``counts`` not held, as text, or None."""
-    if all(map(le, counts, held)):
-        return None
-    missing = [c for c in range(NUM_CARDS) if counts[c] > held[c]]
+    missing = [c for c in range(NUM_CARDS) if counts[c] > held[c]]  # (compiled: a C loop)
     if not missing:
         return None
     return format_cards(missing)
@@ -99,7 +97,7 @@ class CheckedHand(HandState):
 
     # ------------------------------------------------------------ meld checks
     def _wild_meld_open(self, team: int) -> bool:
-        size = self.rules.meld.book_size
+        size = self.settings.book_size
         return any(m.kind == WILD_MELD and m.size < size for m in self.melds[team])
 
     def _check_new_meld(self, team: int, cards: Sequence[Card], open_ranks: list[int],
@@ -131,7 +129,7 @@ class CheckedHand(HandState):
         return kind, rank, suit
 
     def _table_state(self, team: int) -> Tables:
-        size = self.rules.meld.book_size
+        size = self.settings.book_size
         open_ranks = [0] * 16  # (lists, not dicts: this is asked at every listing)
         book_ranks = [0] * 16
         wild_open = False
@@ -449,7 +447,7 @@ class CheckedHand(HandState):
         """Whether ``seat``, whose partner agreed to going out where asking says "I can go
         out now" (``going_out.ask_when_able``), must go on to go out: it holds more than
         one card and can still play them all this turn."""
-        return (self.rules.going_out.ask_when_able and self.permission is True
+        return (self.settings.ask_when_able and self.permission is True
                 and self.hand_len[seat] > 1 and self.out_this_turn_blocker(seat) is None)
 
     def _stuck(self, seat: int) -> bool:
@@ -466,8 +464,23 @@ class CheckedHand(HandState):
         return not self.opened[team] and bool(self.melds[team])
 
     # ------------------------------------------------------------- the pile
+    def pile_open(self, seat: int) -> bool:
+        """Whether the pile may be taken at all now (:meth:`pile_blocker` says why not).
+        Asked at every listing, so it makes no words."""
+        pile = self.pile
+        if not pile:
+            return False
+        top = pile[-1]
+        if is_three(top) or WILD[top]:
+            return False
+        if len(pile) < self.settings.pile_min:
+            return False
+        return self.opened[self.team_of[seat]] or self.settings.pile_with_opening
+
     def pile_blocker(self, seat: int) -> str | None:
         """Why the pile cannot be taken at all now, or None."""
+        if self.pile_open(seat):
+            return None
         rules = self.rules.pile
         top = self.pile_top
         if top is None:
@@ -479,9 +492,7 @@ class CheckedHand(HandState):
         if len(self.pile) < max(rules.min_size, 1):
             return (f"The pile can be taken only when it holds at least {rules.min_size} "
                     f"cards; it holds {len(self.pile)}.")
-        if not self.opened[self.team_of[seat]] and rules.before_opening == "never":
-            return "Your team must open before it can take the pile."
-        return None
+        return "Your team must open before it can take the pile."
 
     def pile_counts(self) -> range:
         """How many cards a pick-up may take."""
@@ -640,7 +651,7 @@ class CheckedHand(HandState):
                 pass
             elif not (isinstance(action, LayMeld | AddToMeld) and not opened
                       and self.rules.pile.before_opening == "with-opening"
-                      and self.pile_blocker(p) is None):
+                      and self.pile_open(p)):
                 raise WrongPhase("Draw first: from the stock, or take the pile.")
             # Melds laid out before drawing, to open with the pile: checked as below.
         if isinstance(action, LayMeld):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -29,8 +29,10 @@ from handfoot.cards import (
 from handfoot.engine.errors import BadMeld
 from handfoot.rules import GoingOut, Rules, Words
 
-RANK_MELD, SEQUENCE, WILD_MELD = 0, 1, 2
-TWOS = (0, 1, 2, 3)
+RANK_MELD: Final = 0
+SEQUENCE: Final = 1
+WILD_MELD: Final = 2
+TWOS: Final = (0, 1, 2, 3)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)

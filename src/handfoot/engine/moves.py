@@ -22,6 +22,7 @@ matter; see :attr:`Rules.card_class`) are listed once, as the lowest one held.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Final, Self, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -53,18 +54,18 @@ from handfoot.actions import (
 from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, is_three
 from handfoot.engine.checks import CheckedHand
 from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
-from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER
+from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, _UNSET
 from handfoot.rules import Rules
 
-_CHOICES = (ChooseHand(0), ChooseHand(1))
-_ANSWERS = (YES, NO)
-_DISCARDS = tuple(Discard(c) for c in range(NUM_CARDS))
+_CHOICES: Final = (ChooseHand(0), ChooseHand(1))
+_ANSWERS: Final = (YES, NO)
+_DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
 
 # Moves are small frozen values; the listed ones are made once and shared.
-_MELDS: dict[tuple[Card, ...], LayMeld] = {}
-_ADDS: list[AddToMeld | None] = []  #: by meld * NUM_CARDS + card
-_BACKS: list[TakeBack] = []
-_PILES: dict[tuple[tuple[Card, ...], int], TakePile] = {}
+_MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
+_ADDS: Final[list[AddToMeld | None]] = []  #: by meld * NUM_CARDS + card
+_BACKS: Final[list[TakeBack]] = []
+_PILES: Final[dict[tuple[tuple[Card, ...], int], TakePile]] = {}
 
 
 def _lay(cards: tuple[Card, ...]) -> LayMeld:
@@ -146,6 +147,13 @@ class Hand(CheckedHand):
     'PLAY'
     """
 
+    def _blank(self) -> Self:
+        # (compiled, a call of the class itself is made in C; a call of type(self) went
+        # through Python's generic call and its __init__ lookup: a sixth of a seat copy)
+        if type(self) is Hand:
+            return cast(Self, Hand(self.rules, _UNSET))
+        return type(self)(self.rules, _UNSET)
+
     def only_move(self) -> Action | None:
         """The one legal move when there is nothing to choose, else None: drawing, when
         the pile cannot be taken (and there is no upcard to take). Cheaper than listing."""
@@ -156,9 +164,9 @@ class Hand(CheckedHand):
         if (self.hand_len[p] == 0 and not self.in_foot[p]) or (
                 not self.opened[team] and self.melds[team]):
             return None
-        if self.turn_number == 0 and self.rules.turn.first_turn_upcard != "no":
+        if self.turn_number == 0 and self.settings.upcard:
             return None
-        return DRAW if self.pile_blocker(p) is not None else None
+        return None if self.pile_open(p) else DRAW
 
     def legal_actions(self) -> list[Action]:
         """Every legal move now (one meld or one card at a time), with interchangeable
@@ -185,13 +193,13 @@ class Hand(CheckedHand):
                 out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
             else:
                 out.append(DRAW)
-                if (self.rules.turn.first_turn_upcard != "no" and self.turn_number == 0
+                if (self.settings.upcard and self.turn_number == 0
                         and len(self.pile) == 1 and not is_three(self.pile[0])
                         and not WILD[self.pile[0]]):
                     out.append(TAKE_UPCARD)
-            if self.pile_blocker(p) is None:
+            if self.pile_open(p):
                 self._pile_moves(p, out)
-                if not opened and self.rules.pile.before_opening == "with-opening":
+                if not opened and self.settings.pile_with_opening:
                     self._meld_moves(p, team, False, out)
             return out
         if staging:
@@ -202,8 +210,7 @@ class Hand(CheckedHand):
             return out
         if opened:
             self._meld_moves(p, team, True, out)
-        go = self.rules.going_out
-        if (go.permission and not self.rules.individuals and not self.asked
+        if (self.settings.ask_partner and not self.asked
                 and self.in_foot[p] and self.is_legal(ASK)):
             out.append(ASK)
         if (self.may_end_turn or self._stuck(p)) and not self.must_go_out(p):
@@ -216,7 +223,7 @@ class Hand(CheckedHand):
             return out
         if not self.must_go_out(p):
             # (a plain range, so that the compiled loop counts in machine integers)
-            cls = self.rules.card_class
+            cls = self.settings.card_class
             seen = [False] * NUM_CARDS
             for c in range(NUM_CARDS):
                 if hand[c]:
@@ -230,8 +237,7 @@ class Hand(CheckedHand):
 
     def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action]) -> None:
         """New melds in their smallest form, and one card added to a meld."""
-        rules = self.rules
-        mr = rules.meld
+        mr = self.settings  # (compiled fields: the rule set's are looked up by name)
         hand = self.hands[p]
         k = mr.min_size
         open_ranks, book_ranks, wild_open = self._table_state(team)
@@ -247,7 +253,7 @@ class Hand(CheckedHand):
         # The smallest melds of a rank depend only on how many of each of its cards are
         # held (up to a meld's size), on the wilds held and on whether wilds may go on:
         # they are worked out once per rule set for each such pattern.
-        memo = rules.memo
+        memo = mr.memo
         usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
         # The memo's key is one number (a tuple's hash is not kept, and was a good part
         # of listing the moves): the 2s usable, the jokers usable, then per rank below.
@@ -276,9 +282,9 @@ class Hand(CheckedHand):
                 cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
             out.extend(cores)
         black = [c for c in (4, 7) for _ in range(hand[c])]
-        black_to_go_out = rules.threes.black_melded == "to-go-out"
+        black_to_go_out = mr.black_to_go_out
         checked: list[Action] = []
-        if (len(black) >= k and rules.threes.black_melded != "never"
+        if (len(black) >= k and mr.black_melded
                 and not (mr.one_open_meld_per_rank and open_ranks[3])):
             # Black 3s melded (threes.black_melded): few moves, each checked in full (so
             # added after the emptying filter below). Where they go down only to go out,
@@ -311,7 +317,7 @@ class Hand(CheckedHand):
         start = len(out)
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
-        rank_classes = rules.rank_classes
+        rank_classes = mr.rank_classes
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
@@ -414,7 +420,7 @@ class Hand(CheckedHand):
         return LegalActions(self.seat_copy(), self.rules, seat_copy=True)
 
 
-_ACTION_TYPES = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, LayMeld, TakeBack, GoDown,
+_ACTION_TYPES: Final = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, LayMeld, TakeBack, GoDown,
                  AddToMeld, PickUpFoot, Discard, EndTurn, AskToGoOut, AnswerGoOut)
 
 

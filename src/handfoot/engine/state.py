@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Self
+from typing import Final, Self
 
 from mypy_extensions import mypyc_attr
 
@@ -47,6 +47,7 @@ from handfoot.engine.melds import (
     count_books,
     meld_order,
 )
+from handfoot.engine.settings import Settings, settings_of
 from handfoot.rules import Rules
 
 
@@ -60,19 +61,22 @@ class Phase(IntEnum):
 
 # The phases again as plain module names: the engine reads them on every action, and
 # reading an enum's member goes through its class each time.
-_CHOOSE, _DRAW, _PLAY = Phase.CHOOSE, Phase.DRAW, Phase.PLAY
-_ASK, _OVER = Phase.ASK, Phase.OVER
+_CHOOSE: Final = Phase.CHOOSE
+_DRAW: Final = Phase.DRAW
+_PLAY: Final = Phase.PLAY
+_ASK: Final = Phase.ASK
+_OVER: Final = Phase.OVER
 
 #: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
-FACE_DOWN: Card = 0
-_NO_RNG = random.Random(0)
-_NO_DEAL = Deal((), 0)
-_UNSET = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
+FACE_DOWN: Final[Card] = 0
+_NO_RNG: Final = random.Random(0)
+_NO_DEAL: Final = Deal((), 0)
+_UNSET: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
 # A seat copy is never played on, so its face-down cards are lists made once and shared
 # (a copy that is played on, for a check, is a clone: it copies them).
-_FACE_DOWN: dict[int, list[Card]] = {}
-_FACE_DOWN_PILES: dict[int, list[Card]] = {}  #: by the pile's size * 64 + its top card
-_BLANK: list[int] = list(NO_CARDS)
+_FACE_DOWN: Final[dict[int, list[Card]]] = {}
+_FACE_DOWN_PILES: Final[dict[int, list[Card]]] = {}  #: by the pile's size * 64 + its top card
+_BLANK: Final[list[int]] = list(NO_CARDS)
 
 
 def _face_down(n: int) -> list[Card]:
@@ -112,6 +116,8 @@ class HandState:
         self.owner: object = object()
         if deal is _UNSET:
             return  # a copy in the making: its parts are set by the copier
+        #: the settings read at every move, as compiled fields (:mod:`.settings`)
+        self.settings: Settings = settings_of(rules)
         self.hand_number = hand_number
         self.seats = n = rules.players.seats
         self.team_of = rules.team_of
@@ -315,7 +321,7 @@ class HandState:
     # -------------------------------------------------------------- going out
     def books(self, team: int) -> tuple[int, int, int, int]:
         """Complete books of a team: (clean, dirty, wild, sequence)."""
-        return count_books(self.melds[team], self.rules.meld.book_size)
+        return count_books(self.melds[team], self.settings.book_size)
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
@@ -486,7 +492,7 @@ class HandState:
 
     def _draw(self, seat: int) -> None:
         hand = self.hands[seat]
-        board = self.rules.threes.red == "board"
+        board = self.settings.red_on_board
         for _ in range(self.draw_count):
             c = self._pop_stock()
             if c is None:
@@ -502,7 +508,7 @@ class HandState:
         that rank (once the team has gone down), or None for a new meld."""
         if not self.opened[team]:
             return None
-        size = self.rules.meld.book_size
+        size = self.settings.book_size
         target: int | None = None
         for i, m in enumerate(self.melds[team]):
             if m.kind == RANK_MELD and m.rank == rank and m.size < size:
@@ -566,7 +572,7 @@ class HandState:
         self.feet[seat] = None
         self._face_down_feet = None
         self.in_foot[seat] = True
-        if self.rules.threes.red == "board":
+        if self.settings.red_on_board:
             self._lay_red_threes(seat)
 
     def _discard(self, seat: int, c: Card) -> None:
@@ -634,6 +640,7 @@ class HandState:
         h = cls(rules, _UNSET)
         n = rules.players.seats
         h.rules = rules
+        h.settings = settings_of(rules)
         h.hand_number = hand_number
         h.seats = n
         h.team_of = rules.team_of
@@ -677,6 +684,10 @@ class HandState:
         h.phase = phase
         return h
 
+    def _blank(self) -> Self:
+        """A state of this one's type with none of its parts set (its copier sets them)."""
+        return type(self)(self.rules, _UNSET)
+
     def _shallow(self) -> Self:
         """A copy sharing every part of this state (the copies below replace some)."""
         # Interpreted, the attributes are in a __dict__, and one copy of it is cheapest;
@@ -689,8 +700,9 @@ class HandState:
             h.__dict__ = attributes.copy()
             h.owner = object()
             return h
-        h = type(self)(self.rules, _UNSET)  # compiled (mypyc): no __dict__
+        h = self._blank()  # compiled (mypyc): no __dict__
         h.rules, h.deal, h.hand_number = self.rules, self.deal, self.hand_number
+        h.settings = self.settings
         h.seats = self.seats
         h.team_of, h.teams, h.team_scores, h.rng = self.team_of, self.teams, self.team_scores, \
             self.rng

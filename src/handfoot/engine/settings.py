@@ -1,0 +1,77 @@
+"""The settings the engine reads at every move, in one compiled object per rule set.
+
+A rule set (:class:`handfoot.rules.Rules`) is made of frozen dataclasses that stay
+plain Python: they are read from TOML, validated, compared, pickled and copied with
+``dataclasses.replace``. Read from compiled code, each of their fields is a lookup by
+name; listing the moves read some twenty-five of them every time. :class:`Settings`
+holds the same values (a copy, never a second source: it is made from the rule set and
+from nothing else) as fields of a compiled class, which compiled code reads directly.
+It is made once per rule set (:func:`settings_of`) and shared by every hand played
+under it.
+
+>>> from handfoot.rules import preset
+>>> s = settings_of(preset("samba"))
+>>> s.min_size, s.sequences, s.red_on_board, s is settings_of(preset("samba"))
+(3, True, True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
+
+from handfoot.rules import Rules
+
+#: the key of a rule set's :class:`Settings` in its memo (the memo's other keys are
+#: numbers: see :attr:`handfoot.rules.Rules.memo`)
+_KEY: Final = "engine-settings"
+
+
+@mypyc_attr(serializable=True)
+class Settings:
+    """A rule set's settings as the engine reads them at every move (see the module)."""
+
+    def __init__(self, rules: Rules) -> None:
+        m = rules.meld
+        self.min_size: int = m.min_size
+        self.min_naturals: int = m.min_naturals
+        self.max_wilds: int = m.max_wilds
+        self.naturals_exceed_wilds: bool = m.naturals_exceed_wilds
+        self.one_open_meld_per_rank: bool = m.one_open_meld_per_rank
+        self.books_per_rank: int = m.books_per_rank
+        self.burn_wilds: bool = m.burn_wilds
+        self.book_size: int = m.book_size
+        self.sequences: bool = m.sequences
+        self.wild_melds: bool = m.wild_melds
+        self.wild_meld_blocks_wilds: bool = m.wild_meld_blocks_wilds
+        black = rules.threes.black_melded
+        #: black 3s are melded at all (``threes.black_melded`` is not "never")
+        self.black_melded: bool = black != "never"
+        #: black 3s are melded only to go out
+        self.black_to_go_out: bool = black == "to-go-out"
+        #: red 3s go on the board as they come
+        self.red_on_board: bool = rules.threes.red == "board"
+        #: the first player may take the upcard (``turn.first_turn_upcard`` is not "no")
+        self.upcard: bool = rules.turn.first_turn_upcard != "no"
+        #: the pile may be taken with the opening (``pile.before_opening``)
+        self.pile_with_opening: bool = rules.pile.before_opening == "with-opening"
+        #: the fewest cards the pile must hold to be taken (at least one)
+        self.pile_min: int = max(rules.pile.min_size, 1)
+        #: a player must ask a partner to go out (and is not playing alone)
+        self.ask_partner: bool = rules.going_out.permission and not rules.individuals
+        self.ask_when_able: bool = rules.going_out.ask_when_able
+        self.card_class: tuple[int, ...] = rules.card_class
+        self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
+        #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
+        self.memo: dict[Any, Any] = rules.memo
+
+
+def settings_of(rules: Rules) -> Settings:
+    """The rule set's :class:`Settings`, made the first time it is asked for."""
+    memo = rules.memo
+    made = memo.get(_KEY)
+    if made is None:
+        made = memo[_KEY] = Settings(rules)
+    assert isinstance(made, Settings)
+    return made
