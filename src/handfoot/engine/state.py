@@ -77,6 +77,8 @@ _UNSET: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets 
 _FACE_DOWN: Final[dict[int, list[Card]]] = {}
 _FACE_DOWN_PILES: Final[dict[int, list[Card]]] = {}  #: by the pile's size * 64 + its top card
 _BLANK: Final[list[int]] = list(NO_CARDS)
+_NO_STACKS: Final[list[tuple[list[Card], list[Card]]]] = []  #: a seat copy's, after the choice
+_NO_SHUFFLES: Final[list[tuple[Card, ...]]] = []  #: a seat copy's: it knows of none
 
 
 def _face_down(n: int) -> list[Card]:
@@ -741,9 +743,10 @@ class HandState:
         h.hands, h.feet = hands, feet
         h.stock, h.pile = _face_down(len(self.stock)), _face_down_pile(self.pile)
         h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
-                     for a, b in self.stacks] if self.phase == _CHOOSE else [])
+                     for a, b in self.stacks] if self.phase == _CHOOSE else _NO_STACKS)
         h.deal, h.rng = _NO_DEAL, _NO_RNG  # never drawn on: a copy only answers what is legal
-        h._replay_shuffles, h.shuffles = [], []
+        # (shared empty lists: a seat copy is only read; a clone of it copies them)
+        h._replay_shuffles, h.shuffles = _NO_SHUFFLES, _NO_SHUFFLES
         return h
 
     def clone(self) -> Self:
