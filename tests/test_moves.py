@@ -480,3 +480,12 @@ def test_a_seat_left_with_no_card_by_the_stock_s_last_red_3_ends_its_turn() -> N
         bot = players[seat]
         game.apply(bot.choose(seat_view(game, seat) if bot.uses_view else None, legal), seat)
     assert corners >= 1
+
+
+@given(st.lists(st.lists(st.integers(8, 51), max_size=4).map(sorted), max_size=5),
+       st.integers(0, 4))
+def test_the_ways_to_take_cards_from_classes_are_the_same_counted_out_or_made(
+        groups: list[list[int]], n: int) -> None:
+    # (picks counts one or two cards out by loops; the games depend on their order)
+    from handfoot.engine.moves import all_picks, picks
+    assert picks(groups, n) == list(all_picks(groups, n))

@@ -1,7 +1,8 @@
 """Which of handfoot's modules run compiled, and the switch back to pure Python.
 
-Installing handfoot compiles the modules of the hot path (:data:`MODULES`: the engine,
-the views, the scoring and the computer players) with mypyc, from the same source, when
+Installing handfoot compiles the modules of the hot path (:data:`MODULES`: the cards,
+the engine, the game, the views, the scoring, the computer players and the arena's
+loop) with mypyc, from the same source, when
 mypy and a C compiler are at hand (see ``setup.py``); otherwise, or with
 ``HANDFOOT_COMPILE=0``, it installs them as pure Python. Either way the game is the same:
 the tests pass both ways (``test.sh`` runs them compiled, then with ``HANDFOOT_PURE=1``).

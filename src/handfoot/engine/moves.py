@@ -65,7 +65,8 @@ _DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
 _ADDS: Final[list[AddToMeld | None]] = []  #: by meld * NUM_CARDS + card
 _BACKS: Final[list[TakeBack]] = []
-_PILES: Final[dict[tuple[tuple[Card, ...], int], TakePile]] = {}
+#: by the cards shown (one number: see :func:`_take`), then by the count
+_PILES: Final[dict[int, list[TakePile | None]]] = {}
 
 
 def _lay(cards: tuple[Card, ...]) -> LayMeld:
@@ -92,9 +93,17 @@ def _back(meld: int) -> TakeBack:
 
 
 def _take(shown: tuple[Card, ...], count: int) -> TakePile:
-    move = _PILES.get((shown, count))
+    key = 0  # (a number, not the tuple of tuples it stood for: hashed at every listing)
+    for c in shown:
+        key = key * (NUM_CARDS + 1) + c + 1
+    by_count = _PILES.get(key)
+    if by_count is None:
+        by_count = _PILES[key] = []
+    if count >= len(by_count):
+        by_count.extend([None] * (count + 1 - len(by_count)))
+    move = by_count[count]
     if move is None:
-        move = _PILES[(shown, count)] = TakePile(shown, count)
+        move = by_count[count] = TakePile(shown, count)
     return move
 
 
@@ -108,9 +117,35 @@ def naturals_by_class(rules: Rules, hand: Sequence[int], rank: int) -> list[list
     return out
 
 
-def picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
+def picks(groups: list[list[Card]], n: int) -> list[tuple[Card, ...]]:
     """Every way to take ``n`` cards from ``groups`` (classes of interchangeable cards,
-    each lowest first), one per choice of how many from each class."""
+    each lowest first), one per choice of how many from each class: the most from the
+    first class first.
+
+    >>> picks([[8, 8], [9], [10]], 2)  # two 4♣, a 4♦, a 4♥ (where suits matter)
+    [(8, 8), (8, 9), (8, 10), (9, 10)]
+    """
+    # One or two cards (a pile's shown cards, the naturals of most smallest melds) are
+    # counted out by loops; more by :func:`all_picks` (the same ways, in the same order).
+    if n == 1:
+        return [(g[0],) for g in groups if g]
+    if n == 2:
+        out: list[tuple[Card, ...]] = []
+        for i in range(len(groups)):
+            g = groups[i]
+            if not g:
+                continue
+            if len(g) >= 2:
+                out.append((g[0], g[1]))
+            for j in range(i + 1, len(groups)):
+                if groups[j]:
+                    out.append((g[0], groups[j][0]))
+        return out
+    return list(all_picks(groups, n))
+
+
+def all_picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
+    """The ways of :func:`picks`, made one by one for any ``n``."""
     if n == 0:
         yield ()
         return
@@ -121,7 +156,7 @@ def picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
     for k in range(min(n, len(first)), -1, -1):
         if n - k > room:
             break
-        for tail in picks(rest, n - k):
+        for tail in all_picks(rest, n - k):
             yield (*first[:k], *tail)
 
 
