@@ -19,7 +19,7 @@ from handfoot import bench_legal
 from handfoot.actions import DRAW, Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
-from handfoot.bots import LEVELS, Bot, below, make_bot
+from handfoot.bots import LEVELS, Bot, make_bot
 from handfoot.bots.expert import ExpertBot, sample_world
 from handfoot.bots.heuristic import (
     OBS_FIELDS,
@@ -42,6 +42,7 @@ from handfoot.engine import (
     LegalActions,
     Phase,
 )
+from handfoot.engine.deal import below, shuffle
 from handfoot.game import Game
 from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
 from handfoot.views import View, seat_view
@@ -517,3 +518,15 @@ def test_the_random_player_draws_the_numbers_randrange_would(seed: int, sizes: l
     # (the random player's choices, and so every recorded sim, stay as they were)
     a, b = random.Random(seed), random.Random(seed)
     assert [below(a, n) for n in sizes] == [b.randrange(n) for n in sizes]
+
+
+@given(st.integers(0, 2**32), st.integers(0, 400))
+def test_a_deck_is_shuffled_as_the_standard_library_shuffles_it(seed: int, n: int) -> None:
+    # (the same seed deals the same hands as before the shuffle was compiled; a served
+    # game's generator too, which supplies its own random bits)
+    from handfoot.fair import KeyedRandom
+    for make in (random.Random, lambda s: KeyedRandom(s.to_bytes(32, "big"))):
+        a, b = list(range(n)), list(range(n))
+        shuffle(make(seed), a)
+        make(seed).shuffle(b)
+        assert a == b

@@ -489,3 +489,35 @@ def test_the_ways_to_take_cards_from_classes_are_the_same_counted_out_or_made(
     # (picks counts one or two cards out by loops; the games depend on their order)
     from handfoot.engine.moves import all_picks, picks
     assert picks(groups, n) == list(all_picks(groups, n))
+
+
+# --------------------------------- the quick yes-or-no question and its words
+
+def play_checking_the_pile_s_answer(rules: Rules, seed: int) -> int:
+    """At every step of a hand of heuristic players, for every seat: the pile may be
+    taken (``pile_open``, asked at every listing) exactly when no words say why not
+    (``pile_blocker``). Returns how often it was yes."""
+    game = Game(rules, seed)
+    players: list[Bot] = seat_bots(rules, ("heuristic",), seed)
+    yes = 0
+    while not game.results:
+        hand = game.hand
+        for s in range(rules.players.seats):
+            assert hand.pile_open(s) == (hand.pile_blocker(s) is None)
+            yes += hand.pile_open(s)
+        seat = game.actor
+        game.apply(players[seat].choose(seat_view(game, seat), game.legal_actions()), seat)
+    return yes
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_whether_the_pile_may_be_taken_agrees_with_the_words_why_not(name: str) -> None:
+    assert sum(play_checking_the_pile_s_answer(preset(name), seed) for seed in range(3)) > 0
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_whether_the_pile_may_be_taken_agrees_with_the_words_under_random_rule_sets(
+        data: st.DataObject, seed: int) -> None:
+    play_checking_the_pile_s_answer(data.draw(rule_sets()), seed)

@@ -14,6 +14,7 @@ from typing import Protocol
 from mypy_extensions import mypyc_attr
 
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
+from handfoot.engine.deal import below
 from handfoot.engine.moves import LegalActions
 from handfoot.views import View
 
@@ -26,23 +27,6 @@ class Bot(Protocol):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty)."""
         ...
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A number from 0 to ``n - 1`` (``n`` at least 1): the very number
-    ``rng.randrange(n)`` gives, by the standard library's own method (the fewest random
-    bits that can hold ``n - 1``, drawn again while the number is too large), here
-    compiled: the library's method is Python, a fifth of a random player's move.
-
-    >>> a, b = random.Random(5), random.Random(5)
-    >>> [below(a, n) for n in (1, 2, 3, 10, 1000)] == [b.randrange(n) for n in (1, 2, 3, 10, 1000)]
-    True
-    """
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)

@@ -37,7 +37,7 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.cards import NO_CARDS, NUM_CARDS, RANK, SUIT, WILD, Card, is_red_three
-from handfoot.engine.deal import Deal, full_deck
+from handfoot.engine.deal import Deal, full_deck, shuffle
 from handfoot.engine.melds import (
     RANK_MELD,
     SEQUENCE,
@@ -306,7 +306,7 @@ class HandState:
                 raise ValueError("the recorded shuffle does not hold the cards of the pile")
         else:
             new = cards
-            self.rng.shuffle(new)
+            shuffle(self.rng, new)
         self.shuffles.append(tuple(new))
         self.stock = new[::-1]
         self.pile_wilds = 1 if WILD[self.pile[-1]] else 0
