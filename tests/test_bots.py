@@ -150,8 +150,14 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     assert first in legal and legal.confirms(first)
     assert Discard(0) not in legal
     assert legal.confirms(first)  # a refusal does not undo the last acceptance
+    # Once listed, it vouches for each listed object itself (a player that went through
+    # the list), not for an equal action made anew.
+    last = list(legal)[-1]
+    assert legal.confirms(last)
+    assert not legal.confirms(dataclasses.replace(last))  # equal, not the same object
     game.apply(legal[0])
     assert not legal.confirms(first)
+    assert not legal.confirms(last)
     with pytest.raises(RuntimeError):
         len(legal)  # a stale list refuses to answer
 

@@ -537,11 +537,20 @@ class LegalActions(Sequence[Action]):
 
     def confirms(self, action: Action) -> bool:
         """Whether the engine accepted this very action object (``action in self``, or
-        taken from the list) as the last one it was asked about or given, in the state
-        these actions belong to; a player that carries it out need not have it checked
-        a second time."""
-        return (action is self._accepted and self.__hand is not None
-                and len(self.__hand.history) == self._stamp)
+        taken from the list, or one of the listed objects themselves, for a player that
+        went through the list) in the state these actions belong to; a player that
+        carries it out need not have it checked a second time."""
+        hand = self.__hand
+        if hand is None or len(hand.history) != self._stamp:
+            return False
+        if action is self._accepted:
+            return True
+        listed = self._list
+        if listed is not None:
+            for move in listed:  # (by identity: a listed move is legal, tested)
+                if move is action:
+                    return True
+        return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LegalActions | list | tuple):
