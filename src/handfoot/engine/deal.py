@@ -68,8 +68,8 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     >>> shuffle(random.Random(3), a); random.Random(3).shuffle(b); a == b
     True
     """
-    if getattr(type(rng), "_randbelow", None) is not _WITH_BITS:
-        rng.shuffle(cards)
+    if _WITH_BITS is None or getattr(type(rng), "_randbelow", None) is not _WITH_BITS:
+        rng.shuffle(cards)  # (a Python whose library shuffles otherwise, too)
         return
     for i in range(len(cards) - 1, 0, -1):
         j = below(rng, i + 1)
