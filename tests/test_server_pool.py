@@ -17,7 +17,14 @@ from handfoot.arena import seat_bots
 from handfoot.bots import Bot
 from handfoot.game import Game
 from handfoot.rules import preset
-from handfoot.server.pool import BrokenWorker, Origin, Pool, actions_played, actions_since
+from handfoot.server.pool import (
+    BrokenWorker,
+    Origin,
+    Pool,
+    ServedGame,
+    actions_played,
+    actions_since,
+)
 from handfoot.server.work import (
     PEOPLE_WORKERS,
     OutOfTime,
@@ -42,7 +49,7 @@ def _moves_here(game: Game) -> list[dict[str, object]]:
 def test_a_worker_s_copy_lists_the_moves_the_server_s_game_lists_through_whole_hands() -> None:
     rules = preset("six-deck")
     origin = Origin(rules.to_toml(), 11, None)
-    game = Game(rules, 11)
+    game = ServedGame(rules, 11)
     bots = seat_bots(rules, ["medium"], 11)
 
     async def run() -> tuple[int, int, int]:
@@ -69,7 +76,7 @@ def test_a_worker_s_copy_lists_the_moves_the_server_s_game_lists_through_whole_h
 
 def test_what_a_call_sends_is_the_actions_since_the_worker_last_heard() -> None:
     rules = preset("classic")
-    game = Game(rules, 4)
+    game = ServedGame(rules, 4)
     bots = seat_bots(rules, ["random"], 4)
     for _ in range(30):
         _move(game, bots)
@@ -82,7 +89,7 @@ def test_what_a_call_sends_is_the_actions_since_the_worker_last_heard() -> None:
 def test_time_called_reaches_the_worker_s_copy() -> None:
     rules = preset("six-deck")
     origin = Origin(rules.to_toml(), 2, None)
-    game = Game(rules, 2)
+    game = ServedGame(rules, 2)
     bots = seat_bots(rules, ["medium"], 2)
 
     async def run() -> list[dict[str, object]]:
@@ -103,7 +110,7 @@ def test_time_called_reaches_the_worker_s_copy() -> None:
 
 def test_a_game_let_go_or_a_worker_killed_is_sent_whole_and_answers_the_same() -> None:
     rules = preset("alabama-samboree")
-    games = [Game(rules, s) for s in (5, 6)]
+    games = [ServedGame(rules, s) for s in (5, 6)]
     origins = [Origin(rules.to_toml(), s, None) for s in (5, 6)]
     bots = seat_bots(rules, ["medium"], 5)
 
@@ -140,7 +147,7 @@ def test_a_game_let_go_or_a_worker_killed_is_sent_whole_and_answers_the_same() -
 def test_a_computer_player_decides_in_the_worker_as_it_would_at_home() -> None:
     rules = preset("texas-good-sam")
     origin = Origin(rules.to_toml(), 8, None)
-    game = Game(rules, 8)
+    game = ServedGame(rules, 8)
     here = seat_bots(rules, ["medium"], 8)  # the same players, kept in this process
 
     async def run() -> int:
@@ -175,3 +182,40 @@ def test_the_time_budget_s_alarm_interrupts_only_inside_the_budget() -> None:
     with _budget(5.0):
         pass
     _alarm(signal.SIGPROF, None)  # late: nothing happens
+
+
+def test_a_served_game_is_referred_to_weakly_and_forgotten_when_it_is_gone() -> None:
+    # Compiled, a Game has no weak references: the pool's map of what each worker was
+    # sent refused every served game, and no computer player at a table ever moved.
+    import gc
+    import pickle
+    import weakref
+
+    from handfoot.server.pool import make_game
+    rules = preset("texas-good-sam")
+    game = make_game(rules, 3, None)
+    bots = seat_bots(rules, ["random"], 3)
+    for _ in range(12):
+        _move(game, bots)
+    copy = pickle.loads(pickle.dumps(game))
+    assert type(copy) is ServedGame
+    assert _moves_here(copy) == _moves_here(game)
+    assert actions_played(copy) == actions_played(game) == 12
+    ref = weakref.ref(game)
+    del copy
+
+    async def main(served: ServedGame) -> None:
+        pool = Pool(1)
+        try:
+            origin = Origin(rules.to_toml(), 3, None)
+            assert await pool.at_table(served, origin, list_legal_at) == _moves_here(served)
+            assert len(pool._sent) == 1
+            del served
+            gc.collect()
+            assert ref() is None
+            assert len(pool._sent) == 0
+        finally:
+            pool.close()
+    running = main(game)
+    del game  # (the coroutine holds the only reference)
+    asyncio.run(running)

@@ -10,8 +10,8 @@ import datetime as dt
 import threading
 from typing import Any
 
-from handfoot.game import Game
 from handfoot.rules import preset
+from handfoot.server.pool import ServedGame
 from handfoot.server.store import TableRow
 from handfoot.server.tables import LiveTable, Manager
 
@@ -42,7 +42,7 @@ def test_a_seat_handed_over_while_the_seats_are_read_stays_handed_over() -> None
     seats: list[dict[str, Any]] = [{"kind": "human", "name": n} for n in "ABCD"]
     row = TableRow(id="t1", rules_name="texas-good-sam", rules_toml="", seed=1,
                    seats=seats, created=dt.datetime.now(dt.UTC))
-    table = LiveTable(row=row, rules=rules, game=Game(rules, 1))
+    table = LiveTable(row=row, rules=rules, game=ServedGame(rules, 1))
     store = SlowStore(row)
 
     async def run() -> None:

@@ -313,13 +313,13 @@ def test_the_last_hand_s_result_is_written_once_and_follows_each_hand() -> None:
     import datetime as dt
 
     from handfoot.arena import play, seat_bots
-    from handfoot.game import Game
     from handfoot.rules import preset
+    from handfoot.server.pool import ServedGame
     from handfoot.server.store import TableRow
     from handfoot.server.tables import LiveTable, last_hand_json, last_hand_of
 
     rules = preset("six-deck")
-    game = Game(rules, 11)
+    game = ServedGame(rules, 11)
     row = TableRow(id="t", rules_name="six-deck", rules_toml="", seed=11,
                    seats=[{"kind": "bot"}] * 4, created=dt.datetime.now(dt.UTC))
     table = LiveTable(row=row, rules=rules, game=game)

@@ -24,8 +24,8 @@ from typing import Any
 import orjson
 
 from handfoot.arena import hand_seed, seat_bots
-from handfoot.game import Game
 from handfoot.rules import PRESET_NAMES, preset
+from handfoot.server.pool import ServedGame
 from handfoot.server.store import TableRow
 from handfoot.server.tables import LiveTable, message_for
 from handfoot.views import seat_view
@@ -45,7 +45,7 @@ def measure(rules_name: str, hands: int, seed: int = 0) -> dict[str, Any]:
         s = hand_seed(seed, i)
         row = TableRow(id=f"bench{i}", rules_name=rules_name, rules_toml="", seed=s,
                        seats=[dict(x) for x in _SEATS], created=dt.datetime.now(dt.UTC))
-        game = Game(rules, s)
+        game = ServedGame(rules, s)
         table = LiveTable(row=row, rules=rules, game=game)
         bots = seat_bots(rules, ("heuristic",), s)
         while not game.results:

@@ -67,11 +67,19 @@ def rules_from_toml(text: str) -> Rules:
     return Rules.from_toml(text)
 
 
-def make_game(rules: Rules, seed: int | None, secret: str | None) -> Game:
+class ServedGame(Game):
+    """A table's game as the server holds it. It is a :class:`Game` that can be referred
+    to weakly, so that the pool forgets what it sent a worker about a game once the
+    game is gone: compiled, a ``Game`` cannot be (mypyc's classes have no slot for weak
+    references), and the pool's weak dictionary refused every served game. (A class
+    made in Python, with no ``__slots__``, has the slot whatever its base.)"""
+
+
+def make_game(rules: Rules, seed: int | None, secret: str | None) -> ServedGame:
     """A table's game before any action: from its secret if it has one, else its seed."""
     if secret:
-        return Game(rules, None, rng=KeyedRandom(secret))
-    return Game(rules, seed)
+        return ServedGame(rules, None, rng=KeyedRandom(secret))
+    return ServedGame(rules, seed)
 
 
 def _hands(game: Game) -> list[Sequence[tuple[int, Action]]]:
@@ -114,7 +122,7 @@ class Kept:
     """A table's game as a worker keeps it, with its computer players (by seat: level,
     seed and the player, whose own generator goes on from decision to decision)."""
 
-    game: Game
+    game: ServedGame
     count: int = 0
     bots: dict[int, tuple[str, int, Bot]] = field(default_factory=dict)
 
@@ -225,7 +233,7 @@ class Pool:
         self.keep = keep
         self._workers: list[_Worker | None] = [None] * self.size
         self._starting: list[asyncio.Future[_Worker] | None] = [None] * self.size
-        self._sent: weakref.WeakKeyDictionary[Game, _Sent] = weakref.WeakKeyDictionary()
+        self._sent: weakref.WeakKeyDictionary[ServedGame, _Sent] = weakref.WeakKeyDictionary()
         self._tokens = itertools.count()
         self._numbers = itertools.count()
         self._closed = False
@@ -319,7 +327,7 @@ class Pool:
             raise value
         return value
 
-    async def at_table(self, game: Game, origin: Origin, func: Callable[..., Any],
+    async def at_table(self, game: ServedGame, origin: Origin, func: Callable[..., Any],
                        *args: Any) -> Any:
         """``func(kept, *args)`` in the worker that keeps ``game`` (a :class:`Kept`, its
         copy of the game as it stands now), sending it only what it has not heard."""

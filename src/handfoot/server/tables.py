@@ -42,7 +42,7 @@ from handfoot.server.pool import BrokenWorker, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.table_log import MoveLog, seat_names
-from handfoot.server.work import Origin, Work, make_game
+from handfoot.server.work import Origin, ServedGame, Work, make_game
 from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")
@@ -95,7 +95,7 @@ def new_token() -> str:
 class LiveTable:
     row: TableRow
     rules: Rules
-    game: Game
+    game: ServedGame
     seq: int = 0  #: actions applied (the next action's number)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)

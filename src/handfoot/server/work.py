@@ -30,14 +30,21 @@ from typing import Any, TypeVar
 
 from handfoot.actions import Action, action_from_json, action_to_json
 from handfoot.bots import Bot, make_bot
-from handfoot.game import Game
 from handfoot.hint import hint_text
 from handfoot.records import replay
-from handfoot.server.pool import Kept, Origin, Pool, catch_up, make_game, rules_from_toml
+from handfoot.server.pool import (
+    Kept,
+    Origin,
+    Pool,
+    ServedGame,
+    catch_up,
+    make_game,
+    rules_from_toml,
+)
 from handfoot.server.table_log import MoveLog, replay_with_log
 from handfoot.views import View, seat_view
 
-__all__ = ["Origin", "Work", "make_game"]
+__all__ = ["Origin", "ServedGame", "Work", "make_game"]
 
 T = TypeVar("T")
 
@@ -158,7 +165,7 @@ def hint_at(kept: Kept) -> dict[str, Any]:
 
 def rebuild(rules_toml: str, seed: int | None, secret: str | None,
             actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
-            ) -> Game:
+            ) -> ServedGame:
     """A table's game after the actions of its log (time called after ``time_seq``)."""
     kept = Kept(make_game(rules_from_toml(rules_toml), seed, secret))
     catch_up(kept, [(seat, action_from_json(a)) for seat, a in actions], time_seq)
@@ -167,7 +174,7 @@ def rebuild(rules_toml: str, seed: int | None, secret: str | None,
 
 def rebuild_logged(rules_toml: str, seed: int | None, secret: str | None,
                    actions: Sequence[tuple[int | None, dict[str, Any]]], time_seq: int | None
-                   ) -> tuple[Game, MoveLog]:
+                   ) -> tuple[ServedGame, MoveLog]:
     """:func:`rebuild`, with the table's recent moves told in words (its move log)."""
     game = make_game(rules_from_toml(rules_toml), seed, secret)
     return game, replay_with_log(game, actions, time_seq)
@@ -243,7 +250,7 @@ class Work:
         result: T = await pool.call(func, *args)
         return result
 
-    async def decide(self, game: Game, origin: Origin, seat: int, level: str, seed: int
+    async def decide(self, game: ServedGame, origin: Origin, seat: int, level: str, seed: int
                      ) -> Action:
         """The choice of the computer player at ``seat`` (of ``level``, seeded with
         ``seed``), the player to act in ``game``."""
@@ -255,24 +262,24 @@ class Work:
         self.out_of_time += late
         return action
 
-    async def legal(self, game: Game, origin: Origin) -> list[dict[str, Any]]:
+    async def legal(self, game: ServedGame, origin: Origin) -> list[dict[str, Any]]:
         """The legal moves of the player to act, as JSON."""
         out: list[dict[str, Any]] = await self.people.at_table(game, origin, list_legal_at)
         return out
 
-    async def hint(self, game: Game, origin: Origin) -> dict[str, Any]:
+    async def hint(self, game: ServedGame, origin: Origin) -> dict[str, Any]:
         out: dict[str, Any] = await self.people.at_table(game, origin, hint_at)
         return out
 
     async def rebuild(self, rules_toml: str, seed: int | None, secret: str | None,
                       actions: Sequence[tuple[int | None, dict[str, Any]]],
-                      time_seq: int | None) -> Game:
+                      time_seq: int | None) -> ServedGame:
         return await self.run("people", rebuild, rules_toml, seed, secret, list(actions),
                               time_seq)
 
     async def rebuild_logged(self, rules_toml: str, seed: int | None, secret: str | None,
                              actions: Sequence[tuple[int | None, dict[str, Any]]],
-                             time_seq: int | None) -> tuple[Game, MoveLog]:
+                             time_seq: int | None) -> tuple[ServedGame, MoveLog]:
         return await self.run("people", rebuild_logged, rules_toml, seed, secret,
                               list(actions), time_seq)
 
