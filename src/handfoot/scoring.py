@@ -12,19 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
 from handfoot.cards import RANK, SEVEN, WILD, Card, is_red, is_three
+from handfoot.engine.melds import SEQUENCE, WILD_MELD
 from handfoot.rules import Rules, Words
 
 if TYPE_CHECKING:
     from handfoot.engine import Hand
-
-RANK_MELD: Final = 0
-SEQUENCE: Final = 1
-WILD_MELD: Final = 2
 
 
 @mypyc_attr(native_class=False)  # frozen: pickled and copied as a Python class

@@ -50,16 +50,15 @@ class RandomBot:
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         rng = self.rng
-        listed = legal if isinstance(legal, LegalActions) else None  # (compiled: direct calls)
-        state = listed.seat_state if listed is not None else None
-        if listed is not None and state is not None:
+        # (known to be LegalActions, compiled code calls its methods directly)
+        if isinstance(legal, LegalActions) and (state := legal.seat_state) is not None:
             turn = (state.hand_number, state.turn_number)
             if turn != self._turn:
                 self._turn, self._gave_up = turn, False
             team = state.team_of[state.actor]
             if not self._gave_up and (state.opened[team] or not state.melds[team]):
-                n = len(listed)  # nothing laid out: the usual case
-                return listed[below(rng, n)] if n > 1 else listed[0]
+                n = len(legal)  # nothing laid out: the usual case
+                return legal[below(rng, n)] if n > 1 else legal[0]
         moves = list(legal)
         if len(moves) == 1:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)

@@ -42,6 +42,11 @@ class Deal:
         return Deal(tuple(deck), first_seat, grabs)
 
 
+#: how ``random.Random`` (and a generator that supplies its own bits, as served games'
+#: :class:`handfoot.fair.KeyedRandom` does) draws a number below n
+_WITH_BITS: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
 def below(rng: random.Random, n: int) -> int:
     """A number from 0 to ``n - 1`` (``n`` at least 1): the very number
     ``rng.randrange(n)`` gives, by the standard library's own method (the fewest random
@@ -74,11 +79,6 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = below(rng, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-
-
-#: how ``random.Random`` (and a generator that supplies its own bits, as served games'
-#: :class:`handfoot.fair.KeyedRandom` does) draws a number below n
-_WITH_BITS: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
 def full_deck(rules: Rules) -> list[Card]:
