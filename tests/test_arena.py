@@ -13,9 +13,10 @@ import pytest
 
 import handfoot.bots.heuristic
 from handfoot.actions import Action
-from handfoot.arena import SimSpec, chunks, play_chunk, plot_differences, simulate, wilson
+from handfoot.arena import SimSpec, chunks, play_chunk, simulate, wilson
 from handfoot.bots import BOTS, RandomBot
 from handfoot.cli import main
+from handfoot.plots import plot_differences
 from handfoot.records import load
 from handfoot.rules import preset
 from handfoot.views import View

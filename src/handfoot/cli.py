@@ -18,7 +18,6 @@ from handfoot.actions import Action, AddToMeld, Discard, LayDown, LayMeld, TakeB
 from handfoot.arena import (
     Summary,
     play,
-    plot_differences,
     seat_bots,
     simulate,
     summary_json,
@@ -27,6 +26,7 @@ from handfoot.arena import (
 from handfoot.bots import BOTS, is_bot_file, make_bot
 from handfoot.cards import format_card, format_cards
 from handfoot.game import Game
+from handfoot.plots import plot_differences
 from handfoot.records import RecordError, load, replay
 from handfoot.rules import PRESET_NAMES, RulesError, Words, preset
 from handfoot.scorekeeper import ScoredTeam, ScoreSheetError, score_file
