@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import handfoot
 from handfoot import compiled
 
@@ -68,3 +70,14 @@ def test_a_module_missing_from_a_compiled_set_makes_it_stale(tmp_path: Path) -> 
     mods = ("engine/state", "engine/moves")
     _tree(tmp_path, {"engine/state.py": 100, "engine/moves.py": 100, "engine/state.so": 200})
     assert compiled.stale(tmp_path, mods)
+
+
+@pytest.mark.skipif(not os.environ.get("HANDFOOT_REQUIRE_COMPILED")
+                    or os.environ.get("HANDFOOT_PURE") == "1",
+                    reason="only where CI has installed a C compiler, in the compiled pass")
+def test_where_ci_has_a_compiler_the_install_compiled_the_engine() -> None:
+    # A compiled module that did not type-check in the install's build (it imported a
+    # package the build does not have) left the install pure Python without a failure.
+    assert compiled.running_compiled(), \
+        "the install did not compile the engine: see the install's 'handfoot: not compiled'"
+    assert not compiled.stale()
