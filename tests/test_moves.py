@@ -521,3 +521,47 @@ def test_whether_the_pile_may_be_taken_agrees_with_the_words_why_not(name: str) 
 def test_whether_the_pile_may_be_taken_agrees_with_the_words_under_random_rule_sets(
         data: st.DataObject, seed: int) -> None:
     play_checking_the_pile_s_answer(data.draw(rule_sets()), seed)
+
+
+# --------------------------------- the worked-out melds kept per rule set
+
+def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
+    """At every step of a hand, the moves listed with the rule set's kept melds (worked out
+    for other hands with the same key) are the moves listed with nothing kept: no two
+    hands that make different melds share a key. Returns the listings compared."""
+    game = Game(rules, seed)
+    players: list[Bot] = seat_bots(rules, (bots,), seed)
+    memo = rules.memo
+    compared = 0
+    while not game.results:
+        hand = game.hand
+        if hand.phase in (Phase.DRAW, Phase.PLAY):
+            kept = hand.legal_actions()
+            saved = dict(memo)
+            memo.clear()
+            try:
+                assert hand.legal_actions() == kept
+            finally:
+                memo.clear()
+                memo.update(saved)
+            compared += 1
+        seat = game.actor
+        game.apply(players[seat].choose(seat_view(game, seat), game.legal_actions()), seat)
+    return compared
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_melds_kept_for_one_hand_are_the_melds_another_hand_with_the_key_makes(
+        name: str) -> None:
+    rules = preset(name)
+    for seed in range(3):  # (random players lay out more kinds of hands)
+        assert play_checking_the_kept_melds(rules, seed, "random") > 50
+    assert play_checking_the_kept_melds(rules, 3, "heuristic") > 50
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_melds_kept_for_one_hand_are_right_for_another_under_random_rule_sets(
+        data: st.DataObject, seed: int) -> None:
+    play_checking_the_kept_melds(data.draw(rule_sets()), seed, "random")
