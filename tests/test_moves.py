@@ -528,13 +528,19 @@ def test_whether_the_pile_may_be_taken_agrees_with_the_words_under_random_rule_s
 def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
     """At every step of a hand, the moves listed with the rule set's kept melds (worked out
     for other hands with the same key) are the moves listed with nothing kept: no two
-    hands that make different melds share a key. Returns the listings compared."""
+    hands that make different melds share a key. And each team's table as the listing
+    counts it (kept from one change of the table to the next, shared with the seat
+    copies) is the table counted afresh. Returns the listings compared."""
     game = Game(rules, seed)
     players: list[Bot] = seat_bots(rules, (bots,), seed)
     memo = rules.memo
     compared = 0
     while not game.results:
         hand = game.hand
+        seen = hand.seat_copy() if hand.phase != Phase.OVER else hand
+        for team in range(hand.teams):
+            assert hand.table_counts(team) == hand._table_state(team)
+            assert seen.table_counts(team) == hand._table_state(team)
         if hand.phase in (Phase.DRAW, Phase.PLAY):
             kept = hand.legal_actions()
             saved = dict(memo)

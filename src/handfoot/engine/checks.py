@@ -61,12 +61,7 @@ from handfoot.engine.melds import (
     classify,
     meld_order,
 )
-from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState
-
-#: open melds by rank, books by rank, and whether a wild-card meld is open
-#: a team's table: its open melds and its books, each counted by rank (a list indexed by
-#: the rank, 2 to 14), and whether a wild-card meld is open
-Tables = tuple[list[int], list[int], bool]
+from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState, Tables
 
 _STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
 
@@ -127,6 +122,19 @@ class CheckedHand(HandState):
                 raise BadMeld(f"A {self.rules.words.name('wild')} is complete at "
                               f"{rules.book_size} cards.")
         return kind, rank, suit
+
+    def table_counts(self, team: int) -> Tables:
+        """:meth:`_table_state`, counted once for each change of the team's table and
+        shared by the seat copies (asked at every listing of the moves, and a seat copy
+        is made for every decision): for reading only; a check that counts the melds it
+        lays in with the table's asks :meth:`_table_state` for lists of its own."""
+        version = self.table_version[team]
+        kept = self.team_tables[team]
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        tables = self._table_state(team)
+        self.team_tables[team] = (version, tables)
+        return tables
 
     def _table_state(self, team: int) -> Tables:
         size = self.settings.book_size

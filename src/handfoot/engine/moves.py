@@ -275,7 +275,7 @@ class Hand(CheckedHand):
         mr = self.settings  # (compiled fields: the rule set's are looked up by name)
         hand = self.hands[p]
         k = mr.min_size
-        open_ranks, book_ranks, wild_open = self._table_state(team)
+        open_ranks, book_ranks, wild_open = self.table_counts(team)
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
         two_cards = [c for c in (0, 1, 2, 3) for _ in range(hand[c])]
         jokers = hand[JOKER]

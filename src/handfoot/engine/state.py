@@ -67,6 +67,10 @@ _PLAY: Final = Phase.PLAY
 _ASK: Final = Phase.ASK
 _OVER: Final = Phase.OVER
 
+#: a team's table: its open melds and its books, each counted by rank (a list indexed by
+#: the rank, 2 to 14), and whether a wild-card meld is open
+Tables = tuple[list[int], list[int], bool]
+
 #: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
 FACE_DOWN: Final[Card] = 0
 _NO_RNG: Final = random.Random(0)
@@ -200,6 +204,9 @@ class HandState:
         self.player_views: object = None
         self.player_views_known = -1
         self.team_views: list[tuple[int, object] | None] = [None] * self.teams
+        #: each team's table counted by rank (:meth:`CheckedHand.table_counts`), with the
+        #: table version it was counted at; shared with the seat copies, as the views are
+        self.team_tables: list[tuple[int, Tables] | None] = [None] * self.teams
         #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
         self._face_down_feet: list[list[Card] | None] | None = None
 
@@ -723,6 +730,7 @@ class HandState:
         h.history, h.table_version, h.phase = self.history, self.table_version, self.phase
         h.player_views, h.player_views_known = self.player_views, self.player_views_known
         h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
+        h.team_tables = self.team_tables
         return h
 
     def seat_copy(self) -> Self:
