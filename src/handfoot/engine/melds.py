@@ -124,13 +124,19 @@ def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, i
     """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
     clean = dirty = wild = seq = 0
     for m in melds:
-        if m.size >= book_size:
-            if m.kind == RANK_MELD:
-                if m.wilds:
+        # (compiled: a Meld's fields are read directly; through the protocol each would
+        # be looked up by name)
+        if isinstance(m, Meld):
+            size, kind, wilds = m.size, m.kind, m.wilds
+        else:
+            size, kind, wilds = m.size, m.kind, m.wilds
+        if size >= book_size:
+            if kind == RANK_MELD:
+                if wilds:
                     dirty += 1
                 else:
                     clean += 1
-            elif m.kind == WILD_MELD:
+            elif kind == WILD_MELD:
                 wild += 1
             else:
                 seq += 1

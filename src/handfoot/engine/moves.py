@@ -457,6 +457,7 @@ class Hand(CheckedHand):
 
 _ACTION_TYPES: Final = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, LayMeld, TakeBack, GoDown,
                  AddToMeld, PickUpFoot, Discard, EndTurn, AskToGoOut, AnswerGoOut)
+_ACTION_SET: Final = frozenset(_ACTION_TYPES)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -523,14 +524,16 @@ class LegalActions(Sequence[Action]):
         return iter(self._all())
 
     def __contains__(self, action: object) -> bool:
-        if not isinstance(action, _ACTION_TYPES):
+        # (the exact class first: an isinstance of fourteen classes that fail looks the
+        # action's __class__ up by name for each)
+        if type(action) not in _ACTION_SET and not isinstance(action, _ACTION_TYPES):
             return False
         if self._list is not None and action in self._list:
             self._accepted = action
             return True
         if self.__hand is None:
             return False
-        if self._state().is_legal(action):
+        if self._state().is_legal(cast(Action, action)):  # (checked as one above)
             self._accepted = action
             return True
         return False
