@@ -38,11 +38,11 @@ from handfoot.rules import Rules
 from handfoot.server import cpu
 from handfoot.server.appender import Appender
 from handfoot.server.outbox import Connection
-from handfoot.server.pool import BrokenWorker, rules_from_toml
+from handfoot.server.pool import BrokenWorker, ServedGame, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers
 from handfoot.server.table_log import MoveLog, seat_names
-from handfoot.server.work import Origin, ServedGame, Work, make_game
+from handfoot.server.work import Origin, Work, make_game
 from handfoot.views import public_view, seat_view
 
 log = logging.getLogger("handfoot.server")

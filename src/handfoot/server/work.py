@@ -44,7 +44,7 @@ from handfoot.server.pool import (
 from handfoot.server.table_log import MoveLog, replay_with_log
 from handfoot.views import View, seat_view
 
-__all__ = ["Origin", "ServedGame", "Work", "make_game"]
+__all__ = ["Origin", "Work", "make_game"]
 
 T = TypeVar("T")
 
