@@ -336,6 +336,7 @@ def test_the_replay_draws_the_board_and_tells_each_move(browser: Browser,  # noq
     page.click("#replay-play")
     page.wait_for_selector("#replay-step:has-text('step 3 of')")
     page.click("#replay-play")
+    page.wait_for_selector("#replay-play[aria-pressed='false']")
     paused = page.inner_text("#replay-step")
     page.wait_for_timeout(1200)
     assert page.inner_text("#replay-step") == paused

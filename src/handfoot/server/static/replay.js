@@ -33,7 +33,7 @@ async function showReplay(id) {
   if (!$("#replay .fair")) $("#replay-step").insertAdjacentHTML("afterend", ' <span class="fair"></span>');
   showFair(id, $("#replay .fair"));
   $("#replay-record").href = `/api/tables/${id}/record`;
-  let step = 0, total = 0, asked = 0, timer = 0;
+  let step = 0, total = 0, asked = 0, timer = 0, shown = 0;
   const go = async (n) => {
     step = Math.max(0, total ? Math.min(n, total) : n);  // at once, so quick clicks add up
     const mine = ++asked;
@@ -41,7 +41,7 @@ async function showReplay(id) {
     try { r = await api(`/api/tables/${id}/replay?step=${step}`); }
     catch (e) { $("#replay-said").textContent = e.message; stop(); return; }
     if (mine !== asked) return;  // a later click is on its way
-    step = r.step; total = r.total;
+    step = shown = r.step; total = r.total;
     $("#replay-title").textContent = `Replay: ${r.rules}`;
     $("#replay-step").textContent = `step ${step} of ${total}`;
     $("#replay-slider").max = total; $("#replay-slider").value = step;
@@ -57,6 +57,9 @@ async function showReplay(id) {
     if (step >= total) stop();
   };
   const stop = () => {
+    // a step asked for by the autoplay and not shown yet is not shown: Pause stays on
+    // the step the player sees
+    if (timer) { asked++; step = shown; }
     clearInterval(timer); timer = 0;
     $("#replay-play").textContent = "▶ Play"; $("#replay-play").setAttribute("aria-pressed", "false");
   };
