@@ -354,45 +354,56 @@ def test_serve_workers_needs_postgresql(sqlite_url: str) -> None:  # noqa: F811
     assert "PostgreSQL" in proc.stderr and "--workers" in proc.stderr
 
 
-def test_serve_workers_starts_n_processes_on_one_address(pg_url: str) -> None:
-    """Two workers on one port, each serving some of the connections; one killed with
-    kill -9 is started again, and a table of computers plays on meanwhile."""
-    server = ServerProcess(pg_url, bot_delay=0.05, args=("--workers", "2")).start()
+@pytest.mark.parametrize("steering", [True, False], ids=["steering", "no-steering"])
+def test_serve_workers_starts_n_processes_on_one_address(pg_url: str, steering: bool) -> None:
+    """Two workers on one port; one killed with kill -9 is started again, and a table of
+    computers plays on meanwhile. The sockets of a table all reach the worker that keeps
+    it (the kernel gave about half of them to the other, which handed them over); with
+    ``--no-steering`` they stay where the kernel puts them, so both workers serve some."""
+    args = ("--workers", "2") + (() if steering else ("--no-steering",))
+    server = ServerProcess(pg_url, bot_delay=0.05, args=args).start()
     clients: list[Client] = []
     try:
         tid = str(server.post("/api/tables", {"rules": "six-deck", "seed": 4, "seats": [
             {"kind": "bot", "level": "random"}] * 4})["id"])
 
-        def processes() -> dict[str, int]:
-            seen: dict[str, int] = {}
+        def processes() -> dict[str, dict[str, Any]]:
+            seen: dict[str, dict[str, Any]] = {}
             for _ in range(40):  # new connections are spread over the workers
                 try:
-                    info = _server_info(server)
+                    info = _server_info(server, tid)
                 except OSError:  # reached the worker as it was killed
                     continue
-                seen[info["process"]] = info["pid"]
+                seen[info["process"]] = info
                 assert info["root"] == server.proc.pid if server.proc else False
                 if len(seen) == 2:
                     break
             return seen
 
-        first = wait_for(lambda: (lambda s: s if len(s) == 2 else None)(processes()), 30,
-                         "both workers")
-        # the kernel spreads new connections at random (SO_REUSEPORT): six can all reach
-        # one worker (1 time in 32), so connect until both have answered, or 40 tried
-        hellos: set[str] = set()
-        for _ in range(40):
+        first = wait_for(lambda: (lambda s: s if len(s) == 2 and any(
+            i["keeps"] for i in s.values()) else None)(processes()), 30,
+            "both workers, one keeping the table")
+        keeper = next(p for p, i in first.items() if i["keeps"])
+        # the kernel spreads new connections at random (SO_REUSEPORT): twelve all reach
+        # one worker 1 time in 2,048
+        hellos = []
+        for _ in range(12):
             clients.append(server.client(tid))
-            hellos.add(clients[-1].wait(lambda m: m["type"] == "hello")["process"])
-            if len(hellos) == 2 and len(clients) >= 6:
-                break
-        assert len(hellos) == 2
-        victim = next(iter(first.values()))
+            hellos.append(clients[-1].wait(lambda m: m["type"] == "hello")["process"])
+        if steering:
+            assert set(hellos) == {keeper}
+            counts = [i["steering"] for i in processes().values()]
+            assert sum(c["handed"] for c in counts) == sum(c["received"] for c in counts) > 0
+        else:
+            assert len(set(hellos)) == 2
+        victim = first[keeper]["pid"]
         os.kill(victim, signal.SIGKILL)
         # the worker is started again, and the game goes on whichever process we reach
-        after = wait_for(lambda: (lambda s: s if len(s) == 2 and set(s.values()) != set(
-            first.values()) else None)(processes()), 30, "the worker started again")
-        assert victim not in after.values()
+        pids = {i["pid"] for i in first.values()}
+        after = wait_for(lambda: (lambda s: s if len(s) == 2 and {
+            i["pid"] for i in s.values()} != pids else None)(processes()), 30,
+            "the worker started again")
+        assert victim not in {i["pid"] for i in after.values()}
         watcher = server.client(tid)
         clients.append(watcher)
         at = watcher.state()["seq"]
@@ -412,9 +423,11 @@ def test_the_load_test_measures_tables_served_by_two_workers(pg_url: str) -> Non
     table's sockets may all reach one worker: with 4 tables of 3 or 4 sockets that was
     the case for every table about once in a few hundred runs (one CI run failed so), and
     nothing was seen through the other process. 6 tables of 4 sockets: about once in
-    250,000."""
+    250,000. (Served with ``--no-steering``: steered, each table's sockets would be
+    handed to one worker.)"""
     with ServerProcess(pg_url, bot_delay=0.05,
-                       args=("--workers", "2", "--limit-tables", "0")) as server:
+                       args=("--workers", "2", "--limit-tables", "0", "--no-steering")
+                       ) as server:
         wait_for(lambda: len({_server_info(server)["process"] for _ in range(20)}) == 2,
                  30, "both workers")
         out = subprocess.run(

@@ -45,7 +45,7 @@ from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules_form import form, setting_named, settings_from_form
 from handfoot.rules_words import rules_in_words
-from handfoot.server import cpu, loopsteps
+from handfoot.server import cpu, loopsteps, steering
 from handfoot.server.chat import Chat
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
@@ -116,14 +116,18 @@ def _changes_toml(changes: list[dict[str, Any]]) -> str:
 
 def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                minute: float = 60.0, limits: RateLimits | None = None,
-               address_header: str = "", work: Work | None = None) -> Starlette:
+               address_header: str = "", work: Work | None = None,
+               worker: int | None = None) -> Starlette:
     """``minute``: seconds in a minute of an event round's clock (tests shorten it);
     ``limits``: what one address may create in an hour; ``address_header``: the header
-    in which the operator's proxy gives the client's address (none: the peer's)."""
+    in which the operator's proxy gives the client's address (none: the peer's);
+    ``worker``: this process's index among ``serve --workers`` (named in its origin, so
+    that the others know where to send a table's sockets: :mod:`.steering`)."""
     if os.environ.get("HANDFOOT_LOOP_STEPS"):  # a diagnostic: the loop's CPU, step by step
         loopsteps.install()
     store = Store(db_url)
-    origin = store.origin = new_origin()  #: this process, in notices and in ``hello``
+    #: this process, in notices and in ``hello``
+    origin = store.origin = new_origin() + (f"w{worker}" if worker is not None else "")
     manager = Manager(store, bot_delay=bot_delay, work=work)
     limits = limits or RateLimits()
     events = EventService(store, manager, public_url, minute, limits=limits,
@@ -528,6 +532,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             "sent_whole": manager.work.bots.sent_whole + manager.work.people.sent_whole,
             "sent_since": manager.work.bots.sent_since + manager.work.people.sent_since,
             "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS],
+            # sockets handed to the worker keeping their table, and handed to this one
+            "steering": steering.COUNTS,
             # CPU seconds: the process, its event loop, and the loop's busiest steps
             "cpu": cpu.report()}
         if loopsteps.installed():
@@ -714,9 +720,11 @@ def uvicorn_options() -> dict[str, Any]:
 
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0, workers: int = 1) -> int:
+          address_header: str = "", decision_budget: float = 10.0, workers: int = 1,
+          steering: bool = True) -> int:
     """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
-    address (PostgreSQL only: :mod:`handfoot.server.workers`)."""
+    address (PostgreSQL only: :mod:`handfoot.server.workers`), each table's sockets handed
+    to the one that keeps it unless ``steering`` is False (:mod:`.steering`)."""
     import uvicorn
 
     from handfoot.server.workers import NEEDS_POSTGRES, run_workers, shares
@@ -733,7 +741,7 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
                                "address_header": address_header,
                                "decision_budget": decision_budget}
     if workers > 1:
-        return run_workers(workers, host, port, options)
+        return run_workers(workers, host, port, options, steering=steering)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
                      work=Work(budget=decision_budget))

@@ -19,7 +19,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
                  minute=args.minute_seconds, public_url=args.public_url, limits=limits,
                  address_header=args.address_header, decision_budget=args.decision_budget,
-                 workers=args.workers)
+                 workers=args.workers, steering=not args.no_steering)
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -49,6 +49,10 @@ def add_serve_parser(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="server processes on this address (1); more than one needs a "
                         "PostgreSQL database (--db postgresql://...)")
+    p.add_argument("--no-steering", action="store_true",
+                   help="with several workers: leave each connection with the worker the "
+                        "kernel gives it (by default a table's sockets are handed to the "
+                        "worker that runs its computer players)")
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

@@ -277,6 +277,13 @@ class Keepers(LocalKeepers):
         self.kept.update(taken)
         return taken
 
+    async def keeper_of(self, table_id: str) -> str | None:
+        """The origin of the process that keeps the table (None: nobody does)."""
+        if table_id in self.kept:
+            return self.origin
+        rows = await self._query(_KEEPER, (table_id,))
+        return str(rows[0][0])[len(KEEPER_NAME):] if rows else None
+
     async def running(self) -> set[str]:
         """The origins of the server processes running now: those whose keeper
         connection PostgreSQL still holds (a process killed, even by ``kill -9``, loses
@@ -331,4 +338,13 @@ WITH candidates AS MATERIALIZED (
           AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(t.id, 2))
 )
 SELECT id FROM candidates WHERE pg_try_advisory_lock(hashtextextended(id, 2))
+"""
+# the keeper connection holding a table's lock (its name holds the process's origin)
+_KEEPER = """
+SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(%s, 2)
+  AND a.application_name LIKE 'handfoot keeper %%'
+LIMIT 1
 """

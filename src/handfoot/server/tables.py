@@ -318,6 +318,10 @@ class Manager:
             table.moves.paused_after = game.results[-1].number
             table.moves.ready = set()
         self.live[table.id] = table
+        if self.keepers.shared and not game.over:
+            # the first process to hold a table keeps it, and the sockets of its table
+            # are handed to it (:mod:`handfoot.server.steering`)
+            self._claim(table)
 
     def _who(self, table: LiveTable) -> dict[str, Any] | None:
         """The question to the other processes, on reading a table into memory, of who
@@ -822,6 +826,10 @@ class Manager:
             table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
 
     def _claim(self, table: LiveTable) -> None:
+        """Become the table's keeper if nobody is, in the background."""
+        if self.keepers.keeps(table.id):
+            return
+
         async def claim() -> None:
             with contextlib.suppress(Exception):
                 if await self.keepers.take(table.id):

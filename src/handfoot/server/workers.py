@@ -7,6 +7,11 @@ the socket and the workers share it. This process only watches: a worker that st
 (even by ``kill -9``) is started again within a second, and meanwhile the others take
 over its tables' computer players. Stopping this process (Ctrl+C, ``kill``) stops them
 all; if it is killed outright, each worker notices within a second and stops.
+
+Each worker has a Unix datagram socket of its own through which the others hand it the
+sockets of the tables it keeps (:mod:`handfoot.server.steering`); this process makes
+them, and keeps them open, so that a worker started again finds its own and any socket
+sent to it meanwhile.
 """
 
 from __future__ import annotations
@@ -55,23 +60,46 @@ def _watch_parent(parent: int) -> None:
 
 
 def _worker(host: str, port: int, shared: socket.socket | None, options: dict[str, Any],
-            parent: int) -> None:
+            parent: int, index: int, lines: tuple[socket.socket, list[socket.socket]] | None
+            ) -> None:
+    """Worker ``index``; ``lines``: its inlet and every worker's outlet, when a table's
+    sockets are handed to the worker that keeps it."""
     import uvicorn
 
     from handfoot.server.app import configure_gc, create_app, uvicorn_options
+    from handfoot.server.steering import steered_server
     from handfoot.server.work import Work
     _watch_parent(parent)
     options = dict(options)
     work = Work(budget=options.pop("decision_budget"))
-    app = create_app(options.pop("db_url"), work=work, **options)
+    app = create_app(options.pop("db_url"), work=work, worker=index, **options)
     sock = shared if shared is not None else _listening(host, port, reuse_port=True)
     configure_gc()
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_options()))
-    server.run(sockets=[sock])
+    config = uvicorn.Config(app, **uvicorn_options())
+    if lines is None:
+        uvicorn.Server(config).run(sockets=[sock])
+    else:
+        inlet, outlets = lines
+        steered_server(config, sock, index, outlets, inlet).run(sockets=[sock])
 
 
-def run_workers(workers: int, host: str, port: int, options: dict[str, Any]) -> int:
-    """Start ``workers`` server processes and keep them running; the exit status."""
+def _lines(workers: int) -> list[tuple[socket.socket, socket.socket]]:
+    """Each worker's (inlet, outlet): a datagram pair; the others send on the outlet."""
+    pairs = []
+    for _ in range(workers):
+        inlet, outlet = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        inlet.set_inheritable(True)
+        outlet.set_inheritable(True)
+        pairs.append((inlet, outlet))
+    return pairs
+
+
+def run_workers(workers: int, host: str, port: int, options: dict[str, Any],
+                steering: bool = True) -> int:
+    """Start ``workers`` server processes and keep them running; the exit status.
+    ``steering``: each table's sockets handed to the worker that keeps it (with
+    ``SO_REUSEPORT`` only: a shared socket's connections are taken by whichever worker
+    asks first)."""
     if not shares(options["db_url"]):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
         return 2
@@ -84,9 +112,13 @@ def run_workers(workers: int, host: str, port: int, options: dict[str, Any]) -> 
     context = multiprocessing.get_context("spawn")
     stopping = threading.Event()
 
+    pairs = _lines(workers) if steering and reuse_port else None
+    outlets = [outlet for _, outlet in pairs] if pairs is not None else []
+
     def start(i: int) -> Any:
+        lines = (pairs[i][0], outlets) if pairs is not None else None
         p = context.Process(target=_worker, name=f"handfoot worker {i + 1}",
-                            args=(host, port, shared, options, os.getpid()))
+                            args=(host, port, shared, options, os.getpid(), i, lines))
         p.start()
         return p
 
