@@ -198,6 +198,11 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             limits.give_back("tables", who)
             raise
         table = await get_table(tid)
+        if manager.keepers.shared:
+            # kept here from the start: the table's sockets are handed to this process
+            # as they come, even those that come before its first computer moves
+            with contextlib.suppress(Exception):
+                await manager.keepers.take(tid)
         manager.kick_bots(table)
         return {"id": tid, "rules": rules_name, "creator": creator, "waiting": table.waiting,
                 "invites": [{"seat": i, "name": stored[i]["name"], "token": t,

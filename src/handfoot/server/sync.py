@@ -210,6 +210,7 @@ class Keepers(LocalKeepers):
         self._closing = False
         self._releasing: set[asyncio.Task[None]] = set()
         self._refused: dict[str, float] = {}
+        self._taking: dict[str, asyncio.Future[bool]] = {}
 
     def keeps(self, table_id: str) -> bool:
         return table_id in self.kept
@@ -239,7 +240,27 @@ class Keepers(LocalKeepers):
                 raise
 
     async def take(self, table_id: str) -> bool:
-        """Become the table's keeper if nobody is."""
+        """Become the table's keeper if nobody is. (One question at a time for a
+        table: a session's advisory lock taken twice must be given back twice.)"""
+        if table_id in self.kept:
+            return True
+        pending = self._taking.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._taking[table_id] = future
+        try:
+            taken = await self._take(table_id)
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # retrieved: no warning if nobody else waits
+            raise
+        finally:
+            self._taking.pop(table_id, None)
+        future.set_result(taken)
+        return taken
+
+    async def _take(self, table_id: str) -> bool:
         if table_id in self.kept:
             return True
         now = time.monotonic()
