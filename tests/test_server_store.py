@@ -134,9 +134,10 @@ def pg_url() -> Iterator[str]:
 def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does(
         pg_url: str) -> None:
     """PostgreSQL: :class:`Appender` writes an action and announces it in one statement
-    from the event loop (no thread); a second writer of the same number is refused
-    (``SeqTaken``), and so is an action written after time was called by a writer who
-    did not know it (``TimeCalled``)."""
+    from the event loop (no thread), and the actions waiting together in one; a second
+    writer of the same number is refused (``SeqTaken``), alone or among others written,
+    and so is an action written after time was called by a writer who did not know it
+    (``TimeCalled``)."""
     import json
 
     import psycopg
@@ -155,11 +156,18 @@ def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does
         async def appends() -> None:
             appender = Appender(store, connections=2)
             try:
-                await asyncio.gather(*(  # several at once, on two connections
+                await asyncio.gather(*(  # several at once: written by one statement
                     appender.append(tid, seq, seq % 4, {"type": "draw"}, None)
-                    for seq in range(6)))
+                    for seq in range(5)))
+                assert (appender.statements, appender.appended) == (1, 5)
                 with pytest.raises(SeqTaken):
                     await appender.append(tid, 3, 0, {"type": "draw"}, None)
+                # one refused among others written together: its writer hears why
+                out = await asyncio.gather(
+                    appender.append(tid, 5, 1, {"type": "draw"}, None),
+                    appender.append(tid, 2, 0, {"type": "draw"}, None),
+                    return_exceptions=True)
+                assert out[0] is None and isinstance(out[1], SeqTaken)
                 assert store.call_time(tid, 6)
                 with pytest.raises(TimeCalled):  # the writer did not know
                     await appender.append(tid, 6, 2, {"type": "draw"}, None)

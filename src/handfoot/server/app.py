@@ -539,6 +539,10 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS],
             # sockets handed to the worker keeping their table, and handed to this one
             "steering": steering.COUNTS,
+            # actions appended from the loop, and the statements that wrote them
+            "appends": None if manager.appender is None else {
+                "actions": manager.appender.appended,
+                "statements": manager.appender.statements},
             # CPU seconds: the process, its event loop, and the loop's busiest steps
             "cpu": cpu.report()}
         if loopsteps.installed():

@@ -12,14 +12,27 @@ the event loop waits for the database as it waits for a socket, without a thread
 
 Tables where time may be called (a club event's) keep the store's path: their actions
 are written under the table's lock, one after another with a time call.
+
+The actions waiting are written together: while one statement is on its way, the
+appends asked for meanwhile wait, and the next statement writes them all
+(:data:`handfoot.server.store.APPEND_MANY_NOTIFY_SQL`, one row each). A busy server so
+sends fewer statements, and the database commits fewer transactions, the busier it
+is; a quiet one writes each action at once, alone. Each action is still written only
+if its number is free and time was not called unknown to its writer; one refused is
+written again alone, so that its writer hears why (:class:`SeqTaken`,
+:class:`TimeCalled`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 from handfoot.server.store import (
+    APPEND_MANY_NOTIFY_SQL,
     APPEND_NOTIFY_SQL,
+    CHANNEL,
     SeqTaken,
     Store,
     TimeCalled,
@@ -27,17 +40,30 @@ from handfoot.server.store import (
 )
 from handfoot.server.sync import KEEPALIVES, psycopg_url
 
-#: connections a process keeps for its appends (each append is one short statement)
+#: connections a process keeps for its appends (each statement is short)
 CONNECTIONS = 4
+#: statements on their way at once (each writes every append waiting when it starts)
+WRITERS = 2
+#: the most actions one statement writes
+MOST = 200
+
+#: an append waiting: its row's arguments, its notice, and its writer's answer
+_Waiting = tuple[dict[str, Any], dict[str, Any], "asyncio.Future[None]"]
 
 
 class Appender:
     """The store's quick appends (PostgreSQL, tables without a clock), on the loop."""
 
-    def __init__(self, store: Store, connections: int = CONNECTIONS) -> None:
+    def __init__(self, store: Store, connections: int = CONNECTIONS,
+                 writers: int = WRITERS) -> None:
         self.store = store
         self.connections = connections
+        self.writers = max(1, min(writers, connections))
         self._pool: Any = None
+        self._waiting: list[_Waiting] = []
+        self._writing = 0  #: statements on their way
+        self.statements = 0  #: statements sent (for the load test's figures)
+        self.appended = 0  #: actions written
 
     async def _open(self) -> Any:
         if self._pool is None:
@@ -55,18 +81,82 @@ class Appender:
         """As :meth:`Store.append_action` for a table without a clock: raises
         :class:`SeqTaken` if another writer got there first, :class:`TimeCalled` if
         time was called; returns once the action is committed and announced."""
-        import psycopg
         params, note = self.store.append_params(table_id, seq, seat, action, time_seq)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((params, note, done))
+        if self._writing < self.writers:
+            self._writing += 1
+            asyncio.get_running_loop().create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        """Write what waits, statement after statement, until nothing does."""
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[:MOST], self._waiting[MOST:]
+                try:
+                    await self._write_batch(batch)
+                except BaseException as e:  # (cancelled: the server stops)
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_exception(e)
+                    if not isinstance(e, Exception):
+                        raise
+        finally:
+            self._writing -= 1
+
+    async def _write_batch(self, batch: list[_Waiting]) -> None:
         pool = await self._open()
+        if len(batch) == 1:  # alone: the statement that says why it was refused
+            params, note, done = batch[0]
+            await self._write_one(pool, params, note, done)
+            return
+        columns: list[list[Any]] = [[], [], [], [], [], [], []]
+        for params, note, _ in batch:
+            for column, value in zip(columns, (
+                    params["t"], params["seq"], params["seat"], params["a"],
+                    params["created"], params["known"],
+                    json.dumps(note, separators=(",", ":"))), strict=True):
+                column.append(value)
+        async with pool.connection() as conn:
+            cursor = await conn.execute(APPEND_MANY_NOTIFY_SQL, (*columns, CHANNEL))
+            written = {(str(t), int(n)) for t, n, _ in await cursor.fetchall()}
+        self.statements += 1
+        self.appended += len(written)
+        for params, note, done in batch:
+            if (params["t"], params["seq"]) in written:
+                if not done.done():
+                    done.set_result(None)
+            else:  # refused: written again alone, to tell its writer why
+                await self._write_one(pool, params, note, done)
+
+    async def _write_one(self, pool: Any, params: dict[str, Any], note: dict[str, Any],
+                         done: asyncio.Future[None]) -> None:
+        import psycopg
         try:
             async with pool.connection() as conn:
                 cursor = await conn.execute(APPEND_NOTIFY_SQL,
                                             append_notify_args(params, note))
                 row = await cursor.fetchone()
         except psycopg.errors.UniqueViolation as e:
-            raise SeqTaken(f"action {seq} of table {table_id} is already written") from e
-        if row is None:
-            raise TimeCalled(f"time was called at table {table_id}")
+            taken = SeqTaken(
+                f"action {params['seq']} of table {params['t']} is already written")
+            taken.__cause__ = e
+            error: BaseException | None = taken
+        except Exception as e:
+            error = e
+        else:
+            self.statements += 1
+            error = None if row is not None else TimeCalled(
+                f"time was called at table {params['t']}")
+            if error is None:
+                self.appended += 1
+        if done.done():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -19,7 +19,7 @@ REVOKED = "This invite link was replaced; ask the organiser for the new one."
 
 def follow(manager: Manager, bus: Bus) -> None:
     """Apply every change ``bus`` hears to ``manager``'s tables."""
-    bus.on("act", lambda note: _act(manager, note))
+    bus.on("act", lambda note: _act(manager, note) if _concerns(manager, note) else None)
     bus.on("seats", lambda note: _seats(manager, note))
     bus.on("time", lambda note: _time(manager, note))
     bus.on("notice", lambda note: _notice(manager, note))
@@ -27,6 +27,14 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("here", lambda note: _here(manager, note))
     bus.on("who", lambda note: _who(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
+
+
+def _concerns(manager: Manager, note: dict[str, Any]) -> bool:
+    """Whether a notice is about a table this process has in memory or keeps (most
+    are not, when each table's sockets are on its keeper: they are let go at once,
+    without a task for each)."""
+    tid = note.get("t")
+    return isinstance(tid, str) and (tid in manager.live or manager.keepers.keeps(tid))
 
 
 async def _table(manager: Manager, note: dict[str, Any]) -> LiveTable | None:

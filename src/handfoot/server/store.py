@@ -628,6 +628,20 @@ APPEND_NOTIFY_SQL = (
     "WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = "
     "%s::varchar(32) AND (%s::integer IS NULL OR time_calls.seq <> %s::integer)) "
     "RETURNING seq) SELECT pg_notify(%s::text, %s::text) FROM written")
+#: PostgreSQL: several actions appended at once (each unless its number is taken or
+#: time was called at its table unknown to its writer), each written one announced; the
+#: rows back are the (table, number) written
+APPEND_MANY_NOTIFY_SQL = (
+    "WITH input AS MATERIALIZED (SELECT * FROM unnest(%s::varchar(32)[], %s::integer[], "
+    "%s::integer[], %s::text[], %s::timestamp[], %s::integer[], %s::text[]) "
+    "AS i(t, seq, seat, a, created, known, note)), "
+    "written AS (INSERT INTO actions (table_id, seq, seat, action_json, created) "
+    "SELECT i.t, i.seq, i.seat, i.a, i.created FROM input i "
+    "WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = i.t "
+    "AND (i.known IS NULL OR time_calls.seq <> i.known)) "
+    "ON CONFLICT DO NOTHING RETURNING table_id, seq) "
+    "SELECT w.table_id, w.seq, pg_notify(%s::text, i.note) FROM written w "
+    "JOIN input i ON i.t = w.table_id AND i.seq = w.seq")
 _CALL_TIME = sa.text(
     "INSERT INTO time_calls (table_id, seq, created) SELECT CAST(:t AS VARCHAR(32)), "
     "CAST(:seq AS INTEGER), :created WHERE NOT EXISTS (SELECT 1 FROM actions WHERE "
