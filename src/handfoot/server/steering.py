@@ -130,10 +130,12 @@ class Steering:
                 continue
             self._spawn(self._route(conn))
 
-    async def _route(self, conn: socket.socket) -> None:
+    async def _route(self, conn: socket.socket, received: bool = False) -> None:
+        """Serve a connection accepted here (or hand it over), or one ``received``
+        from another worker (served here, never handed on)."""
         try:
             conn.setblocking(False)
-            table_id = ws_table(await self._peek(conn))
+            table_id = None if received else ws_table(await self._peek(conn))
             if table_id is not None:
                 try:
                     keeper = await self.keeper_of(table_id)
@@ -141,12 +143,12 @@ class Steering:
                     keeper = None
                 if keeper is not None and keeper != self.index and self._hand(conn, keeper):
                     return
-            await self._serve(conn)
+            await asyncio.get_running_loop().connect_accepted_socket(self.factory, conn)
         except asyncio.CancelledError:
             conn.close()
             raise
         except Exception:
-            log.exception("a new connection")
+            log.exception("a connection%s", " from another worker" if received else "")
             conn.close()
 
     async def _peek(self, conn: socket.socket) -> bytes:
@@ -185,10 +187,6 @@ class Steering:
         COUNTS["handed"] += 1
         return True
 
-    async def _serve(self, conn: socket.socket) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.connect_accepted_socket(self.factory, conn)
-
     def _receive(self) -> None:
         while True:
             try:
@@ -201,20 +199,8 @@ class Steering:
             if not fds:
                 return
             for fd in fds:
-                conn = socket.socket(fileno=fd)
-                conn.setblocking(False)
                 COUNTS["received"] += 1
-                self._spawn(self._serve_received(conn))
-
-    async def _serve_received(self, conn: socket.socket) -> None:
-        try:
-            await self._serve(conn)
-        except asyncio.CancelledError:
-            conn.close()
-            raise
-        except Exception:
-            log.exception("a connection from another worker")
-            conn.close()
+                self._spawn(self._route(socket.socket(fileno=fd), received=True))
 
 
 def steered_server(config: Any, listener: socket.socket, index: int,

@@ -33,7 +33,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
@@ -54,6 +54,28 @@ KEEPALIVES: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 5, "keepalives
               "keepalives_count": 3}
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+T = TypeVar("T")
+
+
+async def once(pending: dict[str, asyncio.Future[T]], key: str,
+               work: Callable[[], Awaitable[T]]) -> T:
+    """``work()``'s answer, asked once at a time for ``key``: a caller that comes while
+    it is on its way waits for the same answer (``pending`` holds those on their way)."""
+    known = pending.get(key)
+    if known is not None:
+        return await asyncio.shield(known)
+    future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    pending[key] = future
+    try:
+        answer = await work()
+    except BaseException as e:
+        future.set_exception(e)
+        future.exception()  # retrieved: no warning if nobody else waits
+        raise
+    finally:
+        pending.pop(key, None)
+    future.set_result(answer)
+    return answer
 
 
 def psycopg_url(url: str) -> str:
@@ -244,21 +266,7 @@ class Keepers(LocalKeepers):
         table: a session's advisory lock taken twice must be given back twice.)"""
         if table_id in self.kept:
             return True
-        pending = self._taking.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._taking[table_id] = future
-        try:
-            taken = await self._take(table_id)
-        except BaseException as e:
-            future.set_exception(e)
-            future.exception()  # retrieved: no warning if nobody else waits
-            raise
-        finally:
-            self._taking.pop(table_id, None)
-        future.set_result(taken)
-        return taken
+        return await once(self._taking, table_id, lambda: self._take(table_id))
 
     async def _take(self, table_id: str) -> bool:
         if table_id in self.kept:

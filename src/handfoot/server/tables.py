@@ -40,7 +40,7 @@ from handfoot.server.appender import Appender
 from handfoot.server.outbox import Connection
 from handfoot.server.pool import BrokenWorker, ServedGame, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
-from handfoot.server.sync import Bus, LocalKeepers
+from handfoot.server.sync import Bus, LocalKeepers, once
 from handfoot.server.table_log import MoveLog, seat_names
 from handfoot.server.work import Origin, Work, make_game
 from handfoot.views import public_view, seat_view
@@ -360,21 +360,7 @@ class Manager:
         if table is not None:
             table.used = time.monotonic()
             return table
-        pending = self.loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
-        self.loading[table_id] = future
-        try:
-            result = await self._aload(table_id)
-        except BaseException as e:
-            future.set_exception(e)
-            future.exception()  # retrieved: no warning if nobody else waits
-            raise
-        finally:
-            self.loading.pop(table_id, None)
-        future.set_result(result)
-        return result
+        return await once(self.loading, table_id, lambda: self._aload(table_id))
 
     async def _aload(self, table_id: str) -> LiveTable | None:
         row = await asyncio.to_thread(self.store.table, table_id)
