@@ -204,7 +204,8 @@ class Steering:
 
 
 def steered_server(config: Any, listener: socket.socket, index: int,
-                   outlets: list[socket.socket], inlet: socket.socket) -> Any:
+                   outlets: list[socket.socket], inlet: socket.socket,
+                   keeper_of: KeeperOf) -> Any:
     """A uvicorn server whose connections are accepted by :class:`Steering`."""
     import uvicorn
 
@@ -224,8 +225,7 @@ def steered_server(config: Any, listener: socket.socket, index: int,
                                                   app_state=self.lifespan.state)
                 return protocol
 
-            self.steering = Steering(listener, index, outlets, inlet, factory,
-                                     _keeper_lookup(cfg.loaded_app, index))
+            self.steering = Steering(listener, index, outlets, inlet, factory, keeper_of)
             self.steering.start()
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
@@ -236,28 +236,15 @@ def steered_server(config: Any, listener: socket.socket, index: int,
     return SteeredServer(config)
 
 
-def _keeper_lookup(app: Any, index: int) -> KeeperOf:
-    """Which worker keeps a table, asked of the application's keepers."""
-    state = _starlette_state(app)
+def keeper_lookup(state: Any) -> KeeperOf:
+    """Which worker keeps a table, asked of the keepers of the application whose
+    ``state`` this is (they are made when the application starts)."""
 
     async def keeper_of(table_id: str) -> int | None:
-        manager = getattr(state, "manager", None)
-        keepers = getattr(manager, "keepers", None)
-        if keepers is None or not keepers.shared or keepers.keeps(table_id):
+        keepers = getattr(getattr(state, "manager", None), "keepers", None)
+        if keepers is None or not keepers.shared:
             return None
         origin = await keepers.keeper_of(table_id)
         return None if origin is None else worker_of(origin)
 
     return keeper_of
-
-
-def _starlette_state(app: Any) -> Any:
-    """The Starlette application's ``state`` under uvicorn's wrappers."""
-    seen = 0
-    while app is not None and seen < 10:
-        state = getattr(app, "state", None)
-        if state is not None and hasattr(state, "manager"):
-            return state
-        app = getattr(app, "app", None)
-        seen += 1
-    raise RuntimeError("the application has no table manager")

@@ -269,8 +269,6 @@ class Keepers(LocalKeepers):
         return await once(self._taking, table_id, lambda: self._take(table_id))
 
     async def _take(self, table_id: str) -> bool:
-        if table_id in self.kept:
-            return True
         now = time.monotonic()
         if now - self._refused.get(table_id, -1e9) < REFUSED:
             return False  # another process keeps it (asked lately; the sweep finds it

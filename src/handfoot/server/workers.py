@@ -67,7 +67,7 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     import uvicorn
 
     from handfoot.server.app import configure_gc, create_app, uvicorn_options
-    from handfoot.server.steering import steered_server
+    from handfoot.server.steering import keeper_lookup, steered_server
     from handfoot.server.work import Work
     _watch_parent(parent)
     options = dict(options)
@@ -80,7 +80,8 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
         uvicorn.Server(config).run(sockets=[sock])
     else:
         inlet, outlets = lines
-        steered_server(config, sock, index, outlets, inlet).run(sockets=[sock])
+        steered_server(config, sock, index, outlets, inlet,
+                       keeper_lookup(app.state)).run(sockets=[sock])
 
 
 def _lines(workers: int) -> list[tuple[socket.socket, socket.socket]]:
