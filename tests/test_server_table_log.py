@@ -205,9 +205,11 @@ def test_the_pause_between_hands_is_kept_across_a_restart(
         me = s.client(out["id"], token, next_hand=False)
         st = _play_until(me, random.Random(2), lambda m: m["waiting"] is not None)
         seq = st["seq"]
-        me.close()
     finally:
+        # killed while she looks (her leaving first would end the pause: nobody waits
+        # for who left, and the computers would deal on before the kill)
         s.kill()
+    me.close()
     s = ServerProcess(sqlite_url, bot_delay=0.0, port=port).start()
     try:
         me = s.client(out["id"], token, next_hand=False)
