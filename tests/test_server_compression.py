@@ -13,7 +13,7 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from handfoot.server import bench_messages, compression
-from handfoot.server.tables import message_for
+from handfoot.server.messages import Broadcast
 from handfoot.server.testing import ServerProcess
 from server_fixtures import db_url, sqlite_url  # noqa: F401
 
@@ -25,13 +25,14 @@ def seat_messages(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """The state messages seat 0 is sent, move after move, through a six-deck hand."""
     written: list[bytes] = []
 
-    def keep(table: Any, viewer: int | None, legal: Any = None) -> dict[str, Any]:
-        msg = message_for(table, viewer, legal)
-        if viewer == 0:
-            written.append(orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS))
-        return msg
+    class Keep(Broadcast):
+        def text(self, seat: int | None) -> str:
+            out = super().text(seat)
+            if seat == 0:
+                written.append(out.encode())
+            return out
 
-    monkeypatch.setattr(bench_messages, "message_for", keep)
+    monkeypatch.setattr(bench_messages, "Broadcast", Keep)
     bench_messages.measure("six-deck", hands=1, seed=2)
     return written
 

@@ -9,22 +9,24 @@ import pytest
 
 from handfoot.server import bench_messages
 from handfoot.server.loadtest import glance
-from handfoot.server.tables import message_for
+from handfoot.server.messages import Broadcast
 
 
 def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_says(
         monkeypatch: pytest.MonkeyPatch) -> None:
     written: list[str] = []
 
-    def keep(table: Any, viewer: int | None, legal: Any = None) -> dict[str, Any]:
-        # the seat to act is sent its moves (the server lists them in a worker)
-        if viewer is not None and viewer == table.game.actor and not table.game.over:
-            legal = [{"type": "draw"}]
-        msg = message_for(table, viewer, legal)
-        written.append(orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode())
-        return msg
+    class Keep(Broadcast):
+        def __init__(self, table: Any, legal: list[dict[str, Any]] | None) -> None:
+            # the seat to act is sent its moves (the server lists them in a worker)
+            super().__init__(table, legal if table.game.over else [{"type": "draw"}])
 
-    monkeypatch.setattr(bench_messages, "message_for", keep)
+        def text(self, seat: int | None) -> str:
+            out = super().text(seat)
+            written.append(out)
+            return out
+
+    monkeypatch.setattr(bench_messages, "Broadcast", Keep)
     bench_messages.measure("classic", hands=1, seed=4)
     listed = 0
     for text in written:

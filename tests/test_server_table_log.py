@@ -269,44 +269,84 @@ def test_the_move_log_told_once_for_each_viewer_is_what_telling_it_afresh_says()
 
 def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A state message is written from kept parts (the log's entries for each viewer,
-    each meld's JSON); after every move of a whole hand each viewer's message is byte
-    for byte the one written with nothing kept, and the benchmark of writing them
-    measures that hand."""
-    import orjson
-
+    """A state message is written from kept parts (the log's entries for each viewer
+    and their JSON, each meld's and each team's JSON, the seats written once for every
+    viewer); after every move of a whole hand each viewer's message is byte for byte
+    the one written with nothing kept, and the benchmark of writing them measures that
+    hand."""
     from handfoot import views
-    from handfoot.server import bench_messages
-    from handfoot.server.tables import message_for
+    from handfoot.server import bench_messages, messages
 
-    written: list[tuple[bytes, bytes]] = []
+    written: list[tuple[str, str]] = []
 
-    def both(table: Any, viewer: int | None, legal: Any = None) -> dict[str, Any]:
-        kept = message_for(table, viewer)
-        # the same message with nothing kept; what was kept is put back after
-        log = table.moves
-        saved = (dict(views._MELD_JSON), dict(log.shown), [dict(t) for *_, t in log.moves])
-        views._MELD_JSON.clear()
-        log.shown.clear()
-        for *_, told in log.moves:
-            told.clear()
-        fresh = message_for(table, viewer)
-        views._MELD_JSON.clear()
-        views._MELD_JSON.update(saved[0])
-        log.shown.clear()
-        log.shown.update(saved[1])
-        for (*_, told), old in zip(log.moves, saved[2], strict=True):
-            told.clear()
-            told.update(old)
-        written.append((orjson.dumps(kept, option=orjson.OPT_NON_STR_KEYS),
-                        orjson.dumps(fresh, option=orjson.OPT_NON_STR_KEYS)))
-        return kept
+    class Both(messages.Broadcast):
+        def text(self, seat: int | None) -> str:
+            kept = super().text(seat)
+            # the same message with nothing kept; what was kept is put back after
+            log = self.table.moves
+            caches: list[dict[Any, Any]] = [views._MELD_JSON, messages._TEAM_JSON,
+                                            log.shown, log.written]
+            caches += [told for *_, told in log.moves]
+            saved = [dict(c) for c in caches]
+            for cache in caches:
+                cache.clear()
+            fresh = messages.Broadcast(self.table, self.legal).text(seat)
+            for cache, was in zip(caches, saved, strict=True):
+                cache.clear()
+                cache.update(was)
+            written.append((kept, fresh))
+            return kept
 
-    monkeypatch.setattr(bench_messages, "message_for", both)
+    monkeypatch.setattr(bench_messages, "Broadcast", Both)
     result = bench_messages.measure("classic", hands=1, seed=3)
     assert result["broadcasts"] * 5 == len(written) > 100
     assert all(kept == fresh for kept, fresh in written)
-    assert any(b'"melds":[{' in kept for kept, _ in written)  # melds were on the table
+    assert any('"melds":[{' in kept for kept, _ in written)  # melds were on the table
+    # the log's entries were written again for a new move only: one entry each time
+    assert any('"log":[{' in kept and kept.count('"seq":') > 3 for kept, _ in written)
+
+
+def test_a_message_is_the_same_whichever_viewer_is_written_first() -> None:
+    """The parts every viewer shares are written with the first message of a broadcast:
+    the teams' melds are the same in every viewer's message, and each viewer's message
+    does not depend on which viewer's was written before it."""
+    import datetime as dt
+
+    import orjson
+
+    from handfoot.arena import seat_bots
+    from handfoot.rules import preset
+    from handfoot.server.live import LiveTable
+    from handfoot.server.messages import Broadcast
+    from handfoot.server.pool import ServedGame
+    from handfoot.server.store import TableRow
+    from handfoot.views import seat_view
+
+    rules = preset("classic")
+    game = ServedGame(rules, 21)
+    row = TableRow(id="t", rules_name="classic", rules_toml="", seed=21,
+                   seats=[{"kind": "human", "name": "Ann"}] + [{"kind": "bot"}] * 3,
+                   created=dt.datetime.now(dt.UTC))
+    table = LiveTable(row=row, rules=rules, game=game)
+    bots = seat_bots(rules, ("heuristic",), 21)
+    viewers: list[int | None] = [0, 1, 2, 3, None]
+    melded = 0
+    while not game.results:
+        seat = game.actor
+        action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
+        started = table.moves.start(game, seat, action)
+        game.apply(action, seat)
+        table.seq += 1
+        table.moves.done(game, table.seq, started, wait_for_people=False)
+        forward = Broadcast(table, None)
+        ahead = {v: forward.text(v) for v in viewers}
+        backward = Broadcast(table, None)
+        behind = {v: backward.text(v) for v in reversed(viewers)}
+        assert ahead == behind
+        teams = [orjson.loads(ahead[v])["view"]["teams"] for v in viewers]
+        assert all(t == teams[0] for t in teams)
+        melded += any(t["melds"] for t in teams[0])
+    assert melded > 0
 
 
 def test_the_last_hand_s_result_is_written_once_and_follows_each_hand() -> None:

@@ -72,6 +72,13 @@ _MELD_FIELDS = tuple(f.name for f in fields(MeldView))
 _MELD_JSON: dict[int, tuple[MeldView, dict[str, Any]]] = {}
 
 
+def team_json(t: TeamView) -> dict[str, Any]:
+    """A team's part of the table as JSON: the same for every viewer."""
+    return {**dict(zip(_TEAM_FIELDS, t, strict=True)),
+            "red_threes": [card_code(c) for c in t.red_threes],
+            "melds": tuple(meld_json(m) for m in t.melds)}
+
+
 def meld_json(m: MeldView) -> dict[str, Any]:
     """The meld as JSON, written once for each :class:`MeldView` (shared: read only)."""
     cached = _MELD_JSON.get(id(m))
@@ -156,11 +163,12 @@ class View:
         """This seat's cards, sorted by rank (none for a spectator)."""
         return tuple(sorted_from_counts(self.hand_counts))
 
-    def to_json(self, history: bool = True) -> dict[str, Any]:
+    def to_json(self, history: bool = True, teams: object = None) -> dict[str, Any]:
         """Plain JSON, cards in the record notation (``QH``, ``JK``); without the hand's
         actions (``history``) where ``history`` is false: the server's pushes leave them
         out (a few hundred by the end of a long hand, sent again with every move) and
-        carry the move log instead."""
+        carry the move log instead. ``teams``, if given, is put where the teams would
+        be written (the server writes the teams, the same for every viewer, once)."""
         data: dict[str, Any] = {}
         for name in _VIEW_FIELDS:  # (dataclasses.fields() each time was a tenth of it)
             if name == "hand_counts":
@@ -170,11 +178,7 @@ class View:
         data["players"] = tuple({**dict(zip(_PLAYER_FIELDS, p, strict=True)),
                                  "known": [card_code(c) for c in p.known]}
                                 for p in self.players)
-        data["teams"] = tuple(
-            {**dict(zip(_TEAM_FIELDS, t, strict=True)),
-             "red_threes": [card_code(c) for c in t.red_threes],
-             "melds": tuple(meld_json(m) for m in t.melds)}
-            for t in self.teams)
+        data["teams"] = tuple(team_json(t) for t in self.teams) if teams is None else teams
         data["pile_top"] = None if self.pile_top is None else card_code(self.pile_top)
         data["stack_tops"] = [[card_code(a), card_code(b)] for a, b in self.stack_tops]
         if history:

@@ -1,10 +1,10 @@
 """What writing the state messages of one move costs, hand after hand.
 
 After every move the server writes a state message for each seat with a socket at the
-table and one for its spectators (:func:`handfoot.server.tables.message_for`, then
-orjson). The load test (``handfoot loadtest``) runs for minutes, while hands are still
-short; late in a hand each message carries more: the melds on the table, the newest
-moves of the log. This benchmark plays whole hands with medium computer players at
+table and one for its spectators (:class:`handfoot.server.messages.Broadcast`). The
+load test (``handfoot loadtest``) runs for minutes, while hands are still short; late
+in a hand each message carries more: the melds on the table, the newest moves of the
+log. This benchmark plays whole hands with medium computer players at
 every seat and, after each move, writes the messages of a table whose four seats and
 a spectator are all connected, as a broadcast does. It prints the CPU time of one
 broadcast (median, 95th percentile, mean) and the size of the largest message.
@@ -21,13 +21,12 @@ import statistics
 import time
 from typing import Any
 
-import orjson
-
 from handfoot.arena import hand_seed, seat_bots
 from handfoot.rules import PRESET_NAMES, preset
+from handfoot.server.live import LiveTable
+from handfoot.server.messages import Broadcast
 from handfoot.server.pool import ServedGame
 from handfoot.server.store import TableRow
-from handfoot.server.tables import LiveTable, message_for
 from handfoot.views import seat_view
 
 _SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "medium"},
@@ -56,10 +55,10 @@ def measure(rules_name: str, hands: int, seed: int = 0) -> dict[str, Any]:
             table.seq += 1
             table.moves.done(game, table.seq, started, wait_for_people=False)
             start = time.process_time()
-            texts = [orjson.dumps(message_for(table, viewer), option=orjson.OPT_NON_STR_KEYS)
-                     for viewer in (0, 1, 2, 3, None)]
+            messages = Broadcast(table, None)
+            texts = [messages.text(viewer) for viewer in (0, 1, 2, 3, None)]
             times.append(time.process_time() - start)
-            largest = max(largest, *(len(t) for t in texts))
+            largest = max(largest, *(len(t.encode()) for t in texts))
     ordered = sorted(times)
     return {
         "rules": rules_name, "hands": hands, "broadcasts": len(times),

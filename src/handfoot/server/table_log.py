@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from handfoot.actions import (
     Action,
     Draw,
@@ -51,6 +53,10 @@ class MoveLog:
     shown: dict[int | None, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)
     #: moves added so far
     added: int = 0
+    #: each viewer's entries as last written as JSON: the entries, each one's JSON, and
+    #: the whole list's
+    written: dict[int | None, tuple[list[dict[str, Any]], list[bytes], bytes]] = field(
+        default_factory=dict)
 
     def start(self, game: Game, seat: int, action: Action) -> tuple[Before, Hand]:
         """Call just before ``action`` is applied."""
@@ -92,6 +98,24 @@ class MoveLog:
             out = [self._entry(move, viewer) for move in reversed(self.moves[-SHOWN:])]
         self.shown[viewer] = (self.added, out)
         return out
+
+    def entries_json(self, viewer: int | None, names: Sequence[str]) -> bytes:
+        """:meth:`entries` as JSON. Each entry is written once for each viewer: after one
+        more move, the viewer's list is the new entry's JSON and the others' kept."""
+        out = self.entries(viewer, names)
+        kept = self.written.get(viewer)
+        if kept is not None and kept[0] is out:
+            return kept[2]
+        if kept is not None and len(out) > 1 and len(kept[0]) >= len(out) - 1 and all(
+                a is b for a, b in zip(out[1:], kept[0], strict=False)):
+            parts = [orjson.dumps(out[0]), *kept[1][:len(out) - 1]]
+        else:
+            told = {} if kept is None else {id(e): j for e, j in zip(kept[0], kept[1],
+                                                                     strict=True)}
+            parts = [told.get(id(e)) or orjson.dumps(e) for e in out]
+        text = b"[" + b",".join(parts) + b"]"
+        self.written[viewer] = (out, parts, text)
+        return text
 
     def _entry(self, move: tuple[int, int, Move, dict[int | None, dict[str, Any]]],
                viewer: int | None) -> dict[str, Any]:

@@ -10,17 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
-from handfoot import bots as bots_module
 from handfoot.actions import (
     Action,
     AddToMeld,
@@ -29,247 +24,44 @@ from handfoot.actions import (
     action_from_json,
     action_to_json,
 )
-from handfoot.bots import BOTS, make_bot
+from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
-from handfoot.fair import hand_salt, seeded_salt
-from handfoot.game import Game
-from handfoot.records import deal_commitment
-from handfoot.rules import Rules
 from handfoot.server import cpu
 from handfoot.server.appender import Appender
+from handfoot.server.live import (
+    LiveTable,
+    default_level,
+    level_word,
+    levels,
+    new_token,
+    offered_levels,
+    salt_of,
+    token_hash,
+)
+from handfoot.server.messages import (
+    Broadcast,
+    commitment_of,
+    last_hand_json,
+    last_hand_of,
+    message_for,
+    pile_reason,
+)
 from handfoot.server.outbox import Connection
-from handfoot.server.pool import BrokenWorker, ServedGame, rules_from_toml
-from handfoot.server.store import ActionRow, SeqTaken, Store, TableRow, TimeCalled
+from handfoot.server.pool import BrokenWorker, rules_from_toml
+from handfoot.server.store import ActionRow, SeqTaken, Store, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers, once
-from handfoot.server.table_log import MoveLog, seat_names
-from handfoot.server.work import Origin, Work, make_game
-from handfoot.views import public_view, seat_view
+from handfoot.server.work import Work, make_game
 
 log = logging.getLogger("handfoot.server")
 
+#: what a connection's queue knows of a state message (its JSON text is sent)
+_STATE: dict[str, Any] = {"type": "state"}
+
 IDLE = 600.0  #: seconds after which a table nobody watches is unloaded from memory
 
-__all__ = ["Connection", "LiveTable", "Manager", "message_for"]
-
-
-def levels() -> list[str]:
-    """The computer players' levels offered to people (``easy``...), then every bot."""
-    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
-    return [*named, *(b for b in BOTS if b not in named)]
-
-
-def offered_levels() -> list[str]:
-    """The levels a person chooses from in the lobby."""
-    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
-    return list(named) or list(BOTS)
-
-
-def level_word(level: str | None) -> str | None:
-    """A computer player's level as people are offered it: easy, medium or hard (a
-    table set up with a bot's own name, as older ones and tests are, shows its level).
-
-    >>> level_word("heuristic"), level_word("hard"), level_word("policy"), level_word(None)
-    ('medium', 'hard', 'policy', None)
-    """
-    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
-    if level is None or level in named:
-        return level
-    return next((word for word, bot in named.items() if bot == level), level)
-
-
-def default_level() -> str:
-    """The level a computer player has unless someone chooses: ``medium`` (as in
-    ``handfoot play``), a partner good enough not to annoy anyone and quick to play."""
-    return "medium" if "medium" in levels() else levels()[0]
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
-
-
-@dataclass(eq=False)
-class LiveTable:
-    row: TableRow
-    rules: Rules
-    game: ServedGame
-    seq: int = 0  #: actions applied (the next action's number)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: list[Connection] = field(default_factory=list)
-    bot_task: asyncio.Task[None] | None = None
-    #: seat: (level asked for, level played, seed) of its computer player (the player
-    #: itself lives in the worker process that keeps the table's game)
-    bots: dict[int, tuple[str, str, int]] = field(default_factory=dict)
-    #: time was called after this many actions (None: not called)
-    time_seq: int | None = None
-    #: the monitor's latest word to the table ("15 minutes left", "Time is called ...")
-    notice: str = ""
-    #: when it was last used (time.monotonic()): an idle table is unloaded from memory
-    used: float = field(default_factory=time.monotonic)
-    #: the commitment to each hand's card order (hand number: SHA-256 as hex)
-    commitments: dict[int, str] = field(default_factory=dict)
-    #: the last finished hand's result as sent (hands finished, its JSON): written once,
-    #: not for every message of the hands after it
-    last_hand: tuple[int, dict[str, Any] | None] = (0, None)
-    #: once the game is over: its deals checked against their commitments
-    fair: dict[str, Any] | None = None
-    #: waiting for its people: nobody acts, no computer plays, until it starts
-    waiting: bool = False
-    #: the people's seats whose invite link has been opened
-    joined: set[int] = field(default_factory=set)
-    #: the recent moves in words, and the pause between hands
-    moves: MoveLog = field(default_factory=MoveLog)
-    #: time may be called at it (a club event's table)
-    timed: bool = True
-    #: a club event's table (no hints there); None until looked up
-    club_event: bool | None = None
-    #: the seats whose person is connected at another server process, by process
-    elsewhere: dict[str, set[int]] = field(default_factory=dict)
-    #: the seats connected here, as last told to the other processes
-    told_here: frozenset[int] = frozenset()
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def origin(self) -> Origin:
-        """What the game is made from before any action (for the worker processes)."""
-        return Origin(self.row.rules_toml, self.row.seed, self.row.secret)
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.row.seats
-
-    def is_bot(self, seat: int) -> bool:
-        s = self.seats[seat]
-        return bool(s["kind"] == "bot" or s.get("computer"))
-
-    def waiting_for(self) -> list[int]:
-        """The people's seats whose invite link has not been opened yet."""
-        return [i for i, s in enumerate(self.seats)
-                if s["kind"] == "human" and not s.get("computer") and i not in self.joined]
-
-    def here(self) -> set[int]:
-        """The seats whose person is connected to this process."""
-        return {c.seat for c in self.connections if c.seat is not None and not c.dropped}
-
-    def connected(self) -> set[int]:
-        """The seats whose person is connected, to this process or another."""
-        out = self.here()
-        for seats in self.elsewhere.values():
-            out |= seats
-        return out
-
-    def people(self) -> list[int]:
-        """The seats of the people at the table now: connected (to any server process),
-        not played by a computer."""
-        return sorted(i for i in self.connected() if not self.is_bot(i))
-
-    @property
-    def paused(self) -> bool:
-        """Between hands, until every person at the table has pressed "Next hand"."""
-        return self.moves.paused_after is not None
-
-    def seat_of_token(self, token: str) -> int | None:
-        h = token_hash(token)
-        for i, s in enumerate(self.seats):
-            if s.get("token_hash") and secrets.compare_digest(s["token_hash"], h):
-                return i
-        return None
-
-
-def salt_of(row: TableRow) -> Callable[[int], str]:
-    """The salt of each hand's commitment at this table."""
-    secret, seed = row.secret, row.seed
-    if secret:
-        return lambda n: hand_salt(secret, n)
-    return lambda n: seeded_salt(seed, n)
-
-
-def commitment_of(table: LiveTable) -> dict[str, Any]:
-    """The commitment to the hand in play's card order, made when it was dealt."""
-    n = table.game.hand.hand_number
-    digest = table.commitments.get(n)
-    if digest is None:
-        digest = deal_commitment(table.game.hand.deal, salt_of(table.row)(n))
-        table.commitments[n] = digest
-    return {"hand": n, "sha256": digest}
-
-
-def last_hand_of(table: LiveTable) -> dict[str, Any] | None:
-    """The last finished hand's result, as every message carries it (kept until the
-    next hand ends: a result never changes)."""
-    finished = len(table.game.results)
-    if table.last_hand[0] != finished:
-        table.last_hand = (finished, last_hand_json(table.game))
-    return table.last_hand[1]
-
-
-def last_hand_json(game: Game) -> dict[str, Any] | None:
-    if not game.results:
-        return None
-    r = game.results[-1]
-    return {
-        "number": r.number, "ended_by": r.ended_by, "went_out": r.went_out,
-        "teams": [{"team": s.team, "total": s.total,
-                   "lines": [[label, pts] for label, pts in s.lines(game.rules.words)]}
-                  for s in r.scores],
-    }
-
-
-def message_for(table: LiveTable, seat: int | None,
-                legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The state message one seat (or a spectator, with ``seat`` None) receives;
-    ``legal``: the actions listed for the seat to act (worked out off the loop)."""
-    game = table.game
-    connected = table.connected()
-    view = public_view(game) if seat is None else seat_view(game, seat)
-    mine = seat is not None and not game.over and game.actor == seat and not table.waiting
-    return {
-        "type": "state",
-        "table": table.id,
-        "seq": table.seq,
-        "seat": seat,
-        "rules": table.row.rules_name,
-        "seats": [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
-                   "level": level_word(s.get("level")), "name": s.get("name", ""),
-                   "connected": i in connected, "joined": i in table.joined}
-                  for i, s in enumerate(table.seats)],
-        # the game starts when every person has joined, or when the host starts it
-        "waiting_to_start": table.waiting,
-        # the hand's actions are left out: the move log below tells them
-        "view": view.to_json(history=False),
-        "legal": (legal or []) if mine else [],
-        "last_hand": last_hand_of(table),
-        "notice": table.notice,
-        "time_called": game.time_called,
-        # provably fair: the deal of this hand was fixed before anyone played
-        "commitment": commitment_of(table),
-        # the move log in this viewer's words, newest first, and the cards it just got
-        "log": table.moves.entries(seat, seat_names(table.seats)),
-        "fresh": table.moves.fresh(seat, game.hand_number),
-        "pile_reason": pile_reason(table, seat, view.pile_frozen),
-        "final_melds": table.moves.final_melds,
-        "waiting": ({"hand": table.moves.paused_after, "ready": sorted(table.moves.ready),
-                     "people": sorted(table.people())} if table.paused else None),
-    }
-
-
-def pile_reason(table: LiveTable, seat: int | None, actor_reason: str | None) -> str | None:
-    """Why this viewer could not take the pile now, in the engine's words (a spectator,
-    or the player to act: as the view says)."""
-    hand = table.game.hand
-    if seat is None or seat == hand.actor or not hand.pile or table.game.over \
-            or hand.phase.name not in ("DRAW", "PLAY"):
-        return actor_reason
-    why = hand.pile_blocker(seat)
-    if why is None and hand.pile_wilds and table.rules.pile.wild_freezes_until_taken:
-        why = "frozen by a wild card: only a natural pair takes it"
-    return why
+__all__ = ["Connection", "LiveTable", "Manager", "commitment_of", "default_level",
+           "last_hand_json", "last_hand_of", "level_word", "levels", "message_for",
+           "new_token", "offered_levels", "pile_reason", "salt_of", "token_hash"]
 
 
 class Manager:
@@ -617,21 +409,21 @@ class Manager:
                 return
             if table.seq != seq or table.game is not game:
                 return  # it changed meanwhile: the broadcast of that change follows
-        written: dict[int | None, tuple[dict[str, Any], str]] = {}  # once for each seat
+        written: dict[int | None, str] = {}  # once for each seat
+        messages: Broadcast | None = None
         for conn in list(table.connections):
             if conn.dropped:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(conn)
                 continue
-            if conn.seat not in written:
+            text = written.get(conn.seat)
+            if text is None:
                 start = cpu.now()
-                msg = message_for(table, conn.seat, legal if conn.seat == actor else None)
-                # written as JSON once, by orjson (the standard module's encoder was
-                # a sixth of a busy server's time)
-                written[conn.seat] = (msg, orjson.dumps(
-                    msg, option=orjson.OPT_NON_STR_KEYS).decode())
+                if messages is None:
+                    messages = Broadcast(table, legal)
+                text = written[conn.seat] = messages.text(conn.seat)
                 cpu.spent("state message", start)
-            conn.push(*written[conn.seat])
+            conn.push(_STATE, text)
 
     async def refresh_seats(self, table: LiveTable) -> None:
         """Read the table's seats again (another server process may have changed them:

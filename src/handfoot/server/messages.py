@@ -1,0 +1,147 @@
+"""The state message: what each connection at a table receives after every change.
+
+A seat's message carries its view of the game (its own hand, everyone's melds), the
+seats, the move log in its words, the last hand's result and the pause between hands;
+a spectator's, the public view. After a move, :class:`Broadcast` writes the message
+of each seat with a socket at the table: the parts every viewer shares (the seats,
+the teams' melds) are written as JSON once, and each viewer's move log is kept
+written from one move to the next (:meth:`handfoot.server.table_log.MoveLog.entries_json`),
+so that a message is mostly joined from JSON already written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from handfoot.game import Game
+from handfoot.records import deal_commitment
+from handfoot.server.live import LiveTable, level_word, salt_of
+from handfoot.server.table_log import seat_names
+from handfoot.views import TeamView, public_view, seat_view, team_json
+
+
+def commitment_of(table: LiveTable) -> dict[str, Any]:
+    """The commitment to the hand in play's card order, made when it was dealt."""
+    n = table.game.hand.hand_number
+    digest = table.commitments.get(n)
+    if digest is None:
+        digest = deal_commitment(table.game.hand.deal, salt_of(table.row)(n))
+        table.commitments[n] = digest
+    return {"hand": n, "sha256": digest}
+
+
+def last_hand_of(table: LiveTable) -> dict[str, Any] | None:
+    """The last finished hand's result, as every message carries it (kept until the
+    next hand ends: a result never changes)."""
+    finished = len(table.game.results)
+    if table.last_hand[0] != finished:
+        table.last_hand = (finished, last_hand_json(table.game))
+    return table.last_hand[1]
+
+
+def last_hand_json(game: Game) -> dict[str, Any] | None:
+    if not game.results:
+        return None
+    r = game.results[-1]
+    return {
+        "number": r.number, "ended_by": r.ended_by, "went_out": r.went_out,
+        "teams": [{"team": s.team, "total": s.total,
+                   "lines": [[label, pts] for label, pts in s.lines(game.rules.words)]}
+                  for s in r.scores],
+    }
+
+
+def message_for(table: LiveTable, seat: int | None,
+                legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The state message one seat (or a spectator, with ``seat`` None) receives;
+    ``legal``: the actions listed for the seat to act (worked out off the loop). As
+    :class:`Broadcast` writes it, read back."""
+    parsed: dict[str, Any] = orjson.loads(Broadcast(table, legal).text(seat))
+    return parsed
+
+
+#: each team's part of the table as JSON, by its view (shared by every table: a team's
+#: view is made again only when its melds, red threes or score change)
+_TEAM_JSON: dict[int, tuple[TeamView, bytes]] = {}
+
+
+def _team_bytes(team: TeamView) -> bytes:
+    cached = _TEAM_JSON.get(id(team))
+    if cached is not None and cached[0] is team:
+        return cached[1]
+    text = orjson.dumps(team_json(team), option=orjson.OPT_NON_STR_KEYS)
+    if len(_TEAM_JSON) >= 4096:
+        _TEAM_JSON.clear()
+    _TEAM_JSON[id(team)] = (team, text)
+    return text
+
+
+class Broadcast:
+    """The state messages of one change at a table, one for each viewer: what they
+    share is written once. ``legal``: the actions listed for the seat to act."""
+
+    def __init__(self, table: LiveTable, legal: list[dict[str, Any]] | None) -> None:
+        self.table = table
+        self.legal = legal
+        connected = table.connected()
+        seats = [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
+                  "level": level_word(s.get("level")), "name": s.get("name", ""),
+                  "connected": i in connected, "joined": i in table.joined}
+                 for i, s in enumerate(table.seats)]
+        self.seats = orjson.Fragment(orjson.dumps(seats))
+        self.names = seat_names(table.seats)
+        self.teams: orjson.Fragment | None = None  # written with the first view
+
+    def text(self, seat: int | None) -> str:
+        """The message of ``seat`` (None: a spectator's), as JSON."""
+        table = self.table
+        game = table.game
+        view = public_view(game) if seat is None else seat_view(game, seat)
+        if self.teams is None:  # the same teams in every viewer's view
+            self.teams = orjson.Fragment(
+                b"[" + b",".join([_team_bytes(t) for t in view.teams]) + b"]")
+        mine = seat is not None and not game.over and game.actor == seat \
+            and not table.waiting
+        msg = {
+            "type": "state",
+            "table": table.id,
+            "seq": table.seq,
+            "seat": seat,
+            "rules": table.row.rules_name,
+            "seats": self.seats,
+            # the game starts when every person has joined, or when the host starts it
+            "waiting_to_start": table.waiting,
+            # the hand's actions are left out: the move log below tells them
+            "view": view.to_json(history=False, teams=self.teams),
+            "legal": (self.legal or []) if mine else [],
+            "last_hand": last_hand_of(table),
+            "notice": table.notice,
+            "time_called": game.time_called,
+            # provably fair: the deal of this hand was fixed before anyone played
+            "commitment": commitment_of(table),
+            # the move log in this viewer's words, newest first, and the cards it just
+            # got
+            "log": orjson.Fragment(table.moves.entries_json(seat, self.names)),
+            "fresh": table.moves.fresh(seat, game.hand_number),
+            "pile_reason": pile_reason(table, seat, view.pile_frozen),
+            "final_melds": table.moves.final_melds,
+            "waiting": ({"hand": table.moves.paused_after,
+                         "ready": sorted(table.moves.ready),
+                         "people": sorted(table.people())} if table.paused else None),
+        }
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def pile_reason(table: LiveTable, seat: int | None, actor_reason: str | None) -> str | None:
+    """Why this viewer could not take the pile now, in the engine's words (a spectator,
+    or the player to act: as the view says)."""
+    hand = table.game.hand
+    if seat is None or seat == hand.actor or not hand.pile or table.game.over \
+            or hand.phase.name not in ("DRAW", "PLAY"):
+        return actor_reason
+    why = hand.pile_blocker(seat)
+    if why is None and hand.pile_wilds and table.rules.pile.wild_freezes_until_taken:
+        why = "frozen by a wild card: only a natural pair takes it"
+    return why
