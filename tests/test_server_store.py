@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,11 +155,17 @@ def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does
         listener.execute(f"LISTEN {CHANNEL}")
         tid = store.create_table("six-deck", "", 7, [{"kind": "bot"}] * 4)
 
+        written: list[dict[str, Any]] = [
+            {"type": "draw"}, {"type": "discard", "card": "QH"},
+            {"type": "lay-meld", "cards": ["4H", "4D", "2C"], "note": "ça"},
+            {"type": "draw"}, {"type": "pick-up-foot"}]
+        began = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
         async def appends() -> None:
             appender = Appender(store, connections=2)
             try:
                 await asyncio.gather(*(  # several at once: written by one statement
-                    appender.append(tid, seq, seq % 4, {"type": "draw"}, None)
+                    appender.append(tid, seq, seq % 4, written[seq], None)
                     for seq in range(5)))
                 assert (appender.statements, appender.appended) == (1, 5)
                 with pytest.raises(SeqTaken):
@@ -176,12 +184,23 @@ def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does
                 await appender.close()
 
         asyncio.run(appends())
-        assert [(a.seq, a.seat) for a in store.actions(tid)] == [
+        rows = store.actions(tid)
+        assert [(a.seq, a.seat) for a in rows] == [
             (0, 0), (1, 1), (2, 2), (3, 3), (4, 0), (5, 1), (6, 2)]
+        # the rows written together hold each its own action and the time it was written
+        assert [a.action for a in rows[:5]] == written
+        created = [c for (c,) in listener.execute(
+            "SELECT created FROM actions WHERE table_id = %s ORDER BY seq", (tid,))]
+        assert len(created) == 7 and all(
+            began - dt.timedelta(seconds=1) <= c
+            <= dt.datetime.now(dt.UTC).replace(tzinfo=None) for c in created)
         heard = [json.loads(n.payload) for n in listener.notifies(timeout=2, stop_after=8)]
         acts = sorted(n["s"] for n in heard if n["k"] == "act")
         assert acts == [1, 2, 3, 4, 5, 6, 7]  # each written action, once
         assert all(n["o"] == "appender-test" and n["t"] == tid for n in heard)
+        told = {n["s"] - 1: (n["seat"], n["a"]) for n in heard if n["k"] == "act"}
+        assert [told[seq] for seq in range(5)] == [(seq % 4, written[seq])
+                                                   for seq in range(5)]
     finally:
         listener.close()
         store.close()

@@ -15,7 +15,8 @@ are written under the table's lock, one after another with a time call.
 
 The actions waiting are written together: while one statement is on its way, the
 appends asked for meanwhile wait, and the next statement writes them all
-(:data:`handfoot.server.store.APPEND_MANY_NOTIFY_SQL`, one row each). A busy server so
+(:data:`handfoot.server.store.APPEND_MANY_NOTIFY_SQL`: the rows as one JSON parameter,
+one row each). A busy server so
 sends fewer statements, and the database commits fewer transactions, the busier it
 is; a quiet one writes each action at once, alone. Each action is still written only
 if its number is free and time was not called unknown to its writer; one refused is
@@ -26,8 +27,9 @@ written again alone, so that its writer hears why (:class:`SeqTaken`,
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
+
+import orjson
 
 from handfoot.server.store import (
     APPEND_MANY_NOTIFY_SQL,
@@ -111,15 +113,12 @@ class Appender:
             params, note, done = batch[0]
             await self._write_one(pool, params, note, done)
             return
-        columns: list[list[Any]] = [[], [], [], [], [], [], []]
-        for params, note, _ in batch:
-            for column, value in zip(columns, (
-                    params["t"], params["seq"], params["seat"], params["a"],
-                    params["created"], params["known"],
-                    json.dumps(note, separators=(",", ":"))), strict=True):
-                column.append(value)
+        # the rows as one JSON parameter: psycopg wrote seven arrays in Python, 0.5 ms
+        # for two rows and 2.3 ms for twenty (JSON: 0.2 ms for either)
+        rows = orjson.dumps([{**params, "note": orjson.dumps(note).decode()}
+                             for params, note, _ in batch]).decode()
         async with pool.connection() as conn:
-            cursor = await conn.execute(APPEND_MANY_NOTIFY_SQL, (*columns, CHANNEL))
+            cursor = await conn.execute(APPEND_MANY_NOTIFY_SQL, (rows, CHANNEL))
             written = {(str(t), int(n)) for t, n, _ in await cursor.fetchall()}
         self.statements += 1
         self.appended += len(written)

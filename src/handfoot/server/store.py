@@ -632,9 +632,9 @@ APPEND_NOTIFY_SQL = (
 #: time was called at its table unknown to its writer), each written one announced; the
 #: rows back are the (table, number) written
 APPEND_MANY_NOTIFY_SQL = (
-    "WITH input AS MATERIALIZED (SELECT * FROM unnest(%s::varchar(32)[], %s::integer[], "
-    "%s::integer[], %s::text[], %s::timestamp[], %s::integer[], %s::text[]) "
-    "AS i(t, seq, seat, a, created, known, note)), "
+    "WITH input AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(%s::jsonb) "
+    "AS i(t varchar(32), seq integer, seat integer, a text, created timestamp, "
+    "known integer, note text)), "
     "written AS (INSERT INTO actions (table_id, seq, seat, action_json, created) "
     "SELECT i.t, i.seq, i.seat, i.a, i.created FROM input i "
     "WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = i.t "
