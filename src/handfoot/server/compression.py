@@ -12,6 +12,15 @@ Measured on the messages one seat receives through a six-deck hand
 16 KB window, 38 µs and 124 bytes. The larger window costs about 60 KB more memory
 per connection (about 90 KB in all: some 225 MB for 2,500 sockets).
 
+Compressing was then the largest part of sending a message (about 70 of 90 µs on a
+busy machine), so the server compresses with ISA-L's deflate (the ``isal`` package,
+Intel's library for the same format) at its fastest level, with fixed Huffman codes:
+the same hand's messages in 10 µs and 445 bytes each, against zlib's 47 µs and 128
+bytes measured at the same moment; 32 KB of memory a compressor against zlib's 56 KB.
+The window is the same 16 KB (ISA-L keeps its matches within it: the messages are read
+back with a 16 KB window in the tests). Browsers decompress with zlib as before: the
+format does not change, only how hard the server looks for matches.
+
 :func:`protocol` is the uvicorn WebSocket protocol to serve with: uvicorn's own
 (``websockets-sansio``) with the 16 KB window; or None, for uvicorn's default, if
 this uvicorn does not have that protocol.
@@ -30,11 +39,32 @@ CLIENT_WINDOW_BITS = 12
 MEMORY_LEVEL = 5
 
 
-def deflate() -> Any:
-    """The permessage-deflate extension the server offers, with the larger window."""
-    from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+#: ISA-L's level (0 to 3): 0, its fastest
+LEVEL = 0
 
-    return ServerPerMessageDeflateFactory(
+
+def deflate() -> Any:
+    """The permessage-deflate extension the server offers, with the larger window,
+    compressing with ISA-L (:data:`LEVEL`)."""
+    from isal import isal_zlib
+    from websockets.extensions.permessage_deflate import (
+        PerMessageDeflate,
+        ServerPerMessageDeflateFactory,
+    )
+
+    class Factory(ServerPerMessageDeflateFactory):
+        def process_request_params(self, params: Any, accepted: Any
+                                   ) -> tuple[Any, PerMessageDeflate]:
+            response, extension = super().process_request_params(params, accepted)
+            if not extension.local_no_context_takeover:
+                # (asked to start afresh with each message, websockets' own zlib does)
+                encoder: Any = isal_zlib.compressobj(  # (zlib's compressor's methods)
+                    LEVEL, isal_zlib.DEFLATED, -extension.local_max_window_bits,
+                    strategy=isal_zlib.Z_FIXED)
+                extension.encoder = encoder
+            return response, extension
+
+    return Factory(
         server_max_window_bits=WINDOW_BITS, client_max_window_bits=CLIENT_WINDOW_BITS,
         compress_settings={"memLevel": MEMORY_LEVEL})
 
