@@ -11,9 +11,10 @@ import threading
 from typing import Any
 
 from handfoot.rules import preset
+from handfoot.server.live import LiveTable
 from handfoot.server.pool import ServedGame
 from handfoot.server.store import TableRow
-from handfoot.server.tables import LiveTable, Manager
+from handfoot.server.tables import Manager
 
 
 class SlowStore:

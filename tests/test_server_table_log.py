@@ -316,11 +316,11 @@ def test_a_message_is_the_same_whichever_viewer_is_written_first() -> None:
 
     from handfoot.arena import seat_bots
     from handfoot.rules import preset
+    from handfoot.server.bench_messages import each_move
     from handfoot.server.live import LiveTable
     from handfoot.server.messages import Broadcast
     from handfoot.server.pool import ServedGame
     from handfoot.server.store import TableRow
-    from handfoot.views import seat_view
 
     rules = preset("classic")
     game = ServedGame(rules, 21)
@@ -328,16 +328,9 @@ def test_a_message_is_the_same_whichever_viewer_is_written_first() -> None:
                    seats=[{"kind": "human", "name": "Ann"}] + [{"kind": "bot"}] * 3,
                    created=dt.datetime.now(dt.UTC))
     table = LiveTable(row=row, rules=rules, game=game)
-    bots = seat_bots(rules, ("heuristic",), 21)
     viewers: list[int | None] = [0, 1, 2, 3, None]
     melded = 0
-    while not game.results:
-        seat = game.actor
-        action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
-        started = table.moves.start(game, seat, action)
-        game.apply(action, seat)
-        table.seq += 1
-        table.moves.done(game, table.seq, started, wait_for_people=False)
+    for _ in each_move(table, seat_bots(rules, ("heuristic",), 21)):
         forward = Broadcast(table, None)
         ahead = {v: forward.text(v) for v in viewers}
         backward = Broadcast(table, None)
@@ -356,9 +349,10 @@ def test_the_last_hand_s_result_is_written_once_and_follows_each_hand() -> None:
 
     from handfoot.arena import play, seat_bots
     from handfoot.rules import preset
+    from handfoot.server.live import LiveTable
+    from handfoot.server.messages import last_hand_json, last_hand_of
     from handfoot.server.pool import ServedGame
     from handfoot.server.store import TableRow
-    from handfoot.server.tables import LiveTable, last_hand_json, last_hand_of
 
     rules = preset("six-deck")
     game = ServedGame(rules, 11)

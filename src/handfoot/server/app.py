@@ -52,14 +52,8 @@ from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
 from handfoot.server.hosting import host_routes, invite_token
 from handfoot.server.http import ApiError, json_body, parse_json, seed_value
-from handfoot.server.outbox import Connection
-from handfoot.server.peers import follow
-from handfoot.server.replaying import replay_step
-from handfoot.server.store import RuleSetTaken, Store
-from handfoot.server.sync import Bus, Keepers, new_origin
-from handfoot.server.tables import (
+from handfoot.server.live import (
     LiveTable,
-    Manager,
     default_level,
     level_word,
     levels,
@@ -68,6 +62,12 @@ from handfoot.server.tables import (
     salt_of,
     token_hash,
 )
+from handfoot.server.outbox import Connection
+from handfoot.server.peers import follow
+from handfoot.server.replaying import replay_step
+from handfoot.server.store import RuleSetTaken, Store
+from handfoot.server.sync import Bus, Keepers, new_origin
+from handfoot.server.tables import Manager
 from handfoot.server.work import Work, check_record
 from handfoot.views import public_view
 

@@ -19,9 +19,11 @@ import datetime as dt
 import json
 import statistics
 import time
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from handfoot.arena import hand_seed, seat_bots
+from handfoot.bots import Bot
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.server.live import LiveTable
 from handfoot.server.messages import Broadcast
@@ -31,6 +33,20 @@ from handfoot.views import seat_view
 
 _SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "medium"},
           {"kind": "human", "name": "Cy"}, {"kind": "bot", "level": "medium"}]
+
+
+def each_move(table: LiveTable, bots: Sequence[Bot]) -> Iterator[None]:
+    """Play the table's hand to its end, ``bots`` at every seat, each move applied and
+    told in the move log as the server does; stops after each move."""
+    game = table.game
+    while not game.results:
+        seat = game.actor
+        action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
+        started = table.moves.start(game, seat, action)
+        game.apply(action, seat)
+        table.seq += 1
+        table.moves.done(game, table.seq, started, wait_for_people=False)
+        yield
 
 
 def measure(rules_name: str, hands: int, seed: int = 0) -> dict[str, Any]:
@@ -46,14 +62,7 @@ def measure(rules_name: str, hands: int, seed: int = 0) -> dict[str, Any]:
                        seats=[dict(x) for x in _SEATS], created=dt.datetime.now(dt.UTC))
         game = ServedGame(rules, s)
         table = LiveTable(row=row, rules=rules, game=game)
-        bots = seat_bots(rules, ("heuristic",), s)
-        while not game.results:
-            seat = game.actor
-            action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
-            started = table.moves.start(game, seat, action)
-            game.apply(action, seat)
-            table.seq += 1
-            table.moves.done(game, table.seq, started, wait_for_people=False)
+        for _ in each_move(table, seat_bots(rules, ("heuristic",), s)):
             start = time.process_time()
             messages = Broadcast(table, None)
             texts = [messages.text(viewer) for viewer in (0, 1, 2, 3, None)]

@@ -20,9 +20,9 @@ import unicodedata
 from collections import deque
 from typing import Any, Final
 
+from handfoot.server.live import LiveTable
 from handfoot.server.outbox import Connection
 from handfoot.server.store import ChatLine, Store
-from handfoot.server.tables import LiveTable
 
 MAX_TEXT: Final = 200  #: characters in one line of chat
 HISTORY: Final = 50  #: lines a person sees on joining

@@ -62,18 +62,18 @@ from handfoot.server.guard import RateLimits
 from handfoot.server.http import ApiError
 from handfoot.server.http import text_field as _text
 from handfoot.server.http import whole_number as _int
-from handfoot.server.paper import form_from_sheet, form_settings, sheet_from_form
-from handfoot.server.store import Store
-from handfoot.server.sync import Bus
-from handfoot.server.tables import (
+from handfoot.server.live import (
     LiveTable,
-    Manager,
     default_level,
     levels,
     new_token,
     offered_levels,
     token_hash,
 )
+from handfoot.server.paper import form_from_sheet, form_settings, sheet_from_form
+from handfoot.server.store import Store
+from handfoot.server.sync import Bus
+from handfoot.server.tables import Manager
 
 log = logging.getLogger("handfoot.server.events")
 

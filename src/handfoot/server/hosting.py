@@ -32,8 +32,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from handfoot.server.http import ApiError, json_body
+from handfoot.server.live import LiveTable, token_hash
 from handfoot.server.store import Store
-from handfoot.server.tables import LiveTable, Manager, token_hash
+from handfoot.server.tables import Manager
 
 MAX_BODY = 16 * 1024
 

@@ -9,8 +9,9 @@ import logging
 from typing import Any
 
 from handfoot.actions import action_from_json
+from handfoot.server.live import LiveTable
 from handfoot.server.sync import Bus
-from handfoot.server.tables import LiveTable, Manager
+from handfoot.server.tables import Manager
 
 log = logging.getLogger("handfoot.server")
 

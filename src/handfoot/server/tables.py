@@ -28,25 +28,8 @@ from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
 from handfoot.server import cpu
 from handfoot.server.appender import Appender
-from handfoot.server.live import (
-    LiveTable,
-    default_level,
-    level_word,
-    levels,
-    new_token,
-    offered_levels,
-    salt_of,
-    token_hash,
-)
-from handfoot.server.messages import (
-    Broadcast,
-    commitment_of,
-    last_hand_json,
-    last_hand_of,
-    message_for,
-    pile_reason,
-)
-from handfoot.server.outbox import Connection
+from handfoot.server.live import LiveTable, default_level
+from handfoot.server.messages import Broadcast
 from handfoot.server.pool import BrokenWorker, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TimeCalled
 from handfoot.server.sync import Bus, LocalKeepers, once
@@ -59,9 +42,7 @@ _STATE: dict[str, Any] = {"type": "state"}
 
 IDLE = 600.0  #: seconds after which a table nobody watches is unloaded from memory
 
-__all__ = ["Connection", "LiveTable", "Manager", "commitment_of", "default_level",
-           "last_hand_json", "last_hand_of", "level_word", "levels", "message_for",
-           "new_token", "offered_levels", "pile_reason", "salt_of", "token_hash"]
+__all__ = ["Manager"]
 
 
 class Manager:
