@@ -83,9 +83,13 @@ def play_simply(client: Client, seat: int, turns: int, timeout: float = 30.0) ->
 
 def test_a_socket_that_never_reads_does_not_freeze_the_table(
         sqlite_url: str) -> None:  # noqa: F811
-    with ServerProcess(sqlite_url, bot_delay=0.02) as server:
-        # six decks: the states grow long enough to fill what the kernel buffers for a
-        # socket that never reads (the code before froze the table at about 270 actions)
+    # Compressed, the states never fill what the kernel buffers for a socket that never
+    # reads: such a socket is closed when it does not answer the server's ping. Pinged
+    # every 10 s (20 served), it is closed about 20 s in, once the play below is over
+    # (some 15 to 20 s), not 40 s in.
+    with ServerProcess(sqlite_url, bot_delay=0.02, args=("--ping-seconds", "10")) as server:
+        # six decks: the states grow long (the code before froze the table at about 270
+        # actions, uncompressed)
         out = server.post("/api/tables", {"rules": "six-deck", "seed": 11, "seats": [
             {"kind": "human"}, {"kind": "bot", "level": "easy"},
             {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
@@ -117,6 +121,14 @@ def test_a_socket_that_never_reads_does_not_freeze_the_table(
             watcher.close()
             for s in stuck:
                 s.close()
+
+
+def test_serve_refuses_a_ping_interval_of_zero() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "handfoot.server", "--port", "1", "--db", "sqlite://",
+         "--ping-seconds", "0"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "--ping-seconds must be more than 0" in proc.stderr
 
 
 # ----------------------------------------------- 2, 3. secret, fair deals

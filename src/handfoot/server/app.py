@@ -717,10 +717,20 @@ def configure_gc() -> None:
         gc.callbacks.append(_time_gc)
 
 
-def uvicorn_options() -> dict[str, Any]:
+PING_SECONDS = 20.0  #: uvicorn's own default
+
+
+def uvicorn_options(ping: float = PING_SECONDS) -> dict[str, Any]:
+    """uvicorn's settings; ``ping``: seconds between the pings that tell a connection
+    that is still there from one that is gone or never reads (one that has not answered
+    within as long again is closed)."""
     from handfoot.server.compression import protocol
 
-    options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20}
+    # the loop asyncio's own, whatever else is installed: uvicorn takes uvloop when it
+    # can, which served no faster here (docs/server.md) and which the server's step
+    # counters (loopsteps) cannot see into
+    options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20, "loop": "asyncio",
+                               "ws_ping_interval": ping, "ws_ping_timeout": ping}
     ws = protocol()  # a compression window that holds a whole state message
     if ws is not None:
         options["ws"] = ws
@@ -730,7 +740,7 @@ def uvicorn_options() -> dict[str, Any]:
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
           address_header: str = "", decision_budget: float = 10.0, workers: int = 1,
-          steering: bool = True) -> int:
+          steering: bool = True, ping: float = PING_SECONDS) -> int:
     """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
     address (PostgreSQL only: :mod:`handfoot.server.workers`), each table's sockets handed
     to the one that keeps it unless ``steering`` is False (:mod:`.steering`)."""
@@ -748,12 +758,12 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
                                "public_url": public_url, "limits": limits,
                                "address_header": address_header,
-                               "decision_budget": decision_budget}
+                               "decision_budget": decision_budget, "ping": ping}
     if workers > 1:
         return run_workers(workers, host, port, options, steering=steering)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
                      work=Work(budget=decision_budget))
     configure_gc()
-    uvicorn.run(app, host=host, port=port, **uvicorn_options())
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(ping))
     return 0

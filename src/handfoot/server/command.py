@@ -16,10 +16,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("handfoot serve: --workers must be 1 or more.", file=sys.stderr)
         return 2
+    if not args.ping_seconds > 0:
+        print("handfoot serve: --ping-seconds must be more than 0.", file=sys.stderr)
+        return 2
     return serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
                  minute=args.minute_seconds, public_url=args.public_url, limits=limits,
                  address_header=args.address_header, decision_budget=args.decision_budget,
-                 workers=args.workers, steering=not args.no_steering)
+                 workers=args.workers, steering=not args.no_steering,
+                 ping=args.ping_seconds)
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -53,6 +57,10 @@ def add_serve_parser(sub: Any) -> None:
                    help="with several workers: leave each connection with the worker the "
                         "kernel gives it (by default a table's sockets are handed to the "
                         "worker that runs its computer players)")
+    p.add_argument("--ping-seconds", type=float, default=20.0, metavar="SECONDS",
+                   help="how often a connection that sends nothing is asked whether it is "
+                        "still there; one that does not answer within as long again is "
+                        "closed (20)")
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

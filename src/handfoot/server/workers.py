@@ -72,10 +72,11 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     _watch_parent(parent)
     options = dict(options)
     work = Work(budget=options.pop("decision_budget"))
+    ping = options.pop("ping")
     app = create_app(options.pop("db_url"), work=work, worker=index, **options)
     sock = shared if shared is not None else _listening(host, port, reuse_port=True)
     configure_gc()
-    config = uvicorn.Config(app, **uvicorn_options())
+    config = uvicorn.Config(app, **uvicorn_options(ping))
     if lines is None:
         uvicorn.Server(config).run(sockets=[sock])
     else:
