@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import orjson
 import sqlalchemy as sa
 
 from handfoot.server.store import CHANNEL
@@ -151,7 +151,7 @@ class Bus:
 
     def _dispatch(self, payload: str) -> None:
         try:
-            note = json.loads(payload)
+            note = orjson.loads(payload)  # (every process reads every notice)
         except ValueError:
             return
         if not isinstance(note, dict) or note.get("o") == self.origin:
