@@ -90,10 +90,11 @@ def test_moves_made_through_a_are_seen_through_b(
 
 
 def ann_at_a_and_bob_at_b(a: ServerProcess, b: ServerProcess,
-                          bob_presses_next_hand: bool = True) -> tuple[Client, Client]:
-    """A classic table of Ann and Bob and two computers: Ann connected through A, Bob
+                          bob_presses_next_hand: bool = True,
+                          rules: str = "classic") -> tuple[Client, Client]:
+    """A table (classic) of Ann and Bob and two computers: Ann connected through A, Bob
     through B."""
-    out = a.post("/api/tables", {"rules": "classic", "seed": 4, "seats": [
+    out = a.post("/api/tables", {"rules": rules, "seed": 4, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
         {"kind": "bot"}, {"kind": "bot"}]})
     tokens = {i["seat"]: i["token"] for i in out["invites"]}
@@ -105,8 +106,9 @@ def test_the_next_hand_waits_for_the_people_at_both_processes(
         two: tuple[ServerProcess, ServerProcess]) -> None:
     # Ann plays through A, Bob through B. The hand over, Ann presses "Next hand" at once;
     # the table waits for Bob too (each process used to wait only for its own people),
-    # and deals on when he presses at B
-    ann, bob = ann_at_a_and_bob_at_b(*two, bob_presses_next_hand=False)
+    # and deals on when he presses at B (four decks: a shorter hand than classic's five)
+    ann, bob = ann_at_a_and_bob_at_b(*two, bob_presses_next_hand=False,
+                                     rules="alabama-samboree")
     people = [ann, bob]
     rng = random.Random(3)
     acted = [-1, -1]
