@@ -19,7 +19,7 @@ from handfoot import bench_legal
 from handfoot.actions import DRAW, Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
-from handfoot.bots import LEVELS, Bot, make_bot
+from handfoot.bots import LEVELS, Bot, make_bot, reads_state
 from handfoot.bots.expert import ExpertBot, sample_world
 from handfoot.bots.heuristic import (
     OBS_FIELDS,
@@ -127,7 +127,8 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     legal = game.legal_actions()
     assert isinstance(legal, LegalActions)
     public = {a for a in dir(legal) if not a.startswith("_")}
-    assert public <= {"confirms", "count", "index", "rules", "seat_state"}
+    assert public <= {"confirms", "count", "index", "rules", "seat_state", "for_actor",
+                      "turn", "laying_out"}
     assert isinstance(legal.rules, Rules)
     # The seat's state shows the seat's own cards and the counts, every other card face
     # down; the legal actions of a full state (used inside a search) carry none.
@@ -160,6 +161,50 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     assert not legal.confirms(last)
     with pytest.raises(RuntimeError):
         len(legal)  # a stale list refuses to answer
+    # Listed without a seat copy (for a player that reads only the moves and the turn):
+    # the same moves in the same order, the same turn, and no state at all to read.
+    copied, bare = game.legal_actions(), game.legal_actions(copy=False)
+    assert bare.seat_state is None and copied.seat_state is not None
+    assert bare.for_actor and copied.for_actor and not game.hand.legal().for_actor
+    assert list(bare) == list(copied)
+    assert bare.turn() == copied.turn() == (game.hand.hand_number, game.hand.turn_number)
+    assert bare.laying_out() == copied.laying_out()
+    move = bare[0]
+    assert bare.confirms(move) and move in bare
+    game.apply(move)
+    assert not bare.confirms(move)
+    for stale in (lambda: len(bare), bare.turn, bare.laying_out, lambda: move in bare):
+        with pytest.raises(RuntimeError):
+            stale()  # listed for an earlier state: it refuses to answer
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_random_player_chooses_the_same_without_a_seat_copy(name: str) -> None:
+    """The random player reads only the moves and the turn (``reads_state = False``), so
+    the arena lists its moves without a seat copy. At every decision of whole hands the
+    moves are the same, in the same order, as from the seat copy, the turn and the
+    laying out the same, and a second random player with the same seed given the seat
+    copy's moves makes the very same choices."""
+    rules = preset(name)
+    decisions = laid_out = 0
+    for seed in range(4):
+        game = Game(rules, seed)
+        bare_bots = seat_bots(rules, ("random",), seed)
+        copy_bots = seat_bots(rules, ("random",), seed)
+        assert not any(reads_state(b) for b in bare_bots)
+        while not game.results:
+            seat = game.actor
+            bare, copied = game.legal_actions(copy=False), game.legal_actions()
+            assert bare.seat_state is None and copied.seat_state is not None
+            assert list(bare) == list(copied)
+            assert bare.turn() == copied.turn()
+            assert bare.laying_out() == copied.laying_out()
+            laid_out += bare.laying_out()
+            action = bare_bots[seat].choose(None, bare)
+            assert copy_bots[seat].choose(None, copied) == action
+            game.apply(action, seat)
+            decisions += 1
+    assert decisions > 400 and laid_out > 0
 
 
 def _other_deal(game: Game, seat: int, rng: random.Random) -> Game:

@@ -62,9 +62,11 @@ def _hidden_objects(game: Game, seat: int) -> dict[int, str]:
 def _check(game: Game, seat: int) -> None:
     view = seat_view(game, seat)
     legal = game.legal_actions()
+    bare = game.legal_actions(copy=False)  # the random player's: no seat copy, no state
     hidden = _hidden_objects(game, seat)
     hand = game.hand
-    for x in reachable(view, legal):
+    assert not any(isinstance(x, Hand) for x in reachable(bare))
+    for x in reachable(view, legal, bare):
         assert id(x) not in hidden, f"a bot can reach {hidden[id(x)]}"
         if isinstance(x, Hand):  # the legal actions' copy: every unseen card face down
             assert x is not hand

@@ -31,7 +31,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from handfoot.bots import Bot, make_bot
+from handfoot.bots import Bot, make_bot, reads_state
 from handfoot.game import Game, HandResult
 from handfoot.records import dumps, game_record
 from handfoot.rules import Rules
@@ -61,7 +61,7 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
             count += 1
             continue
         bot = bots[seat]
-        legal = game.legal_actions()
+        legal = game.legal_actions(reads_state(bot))
         view = seat_view(game, seat) if bot.uses_view else None
         action = bot.choose(view, legal)
         if legal.confirms(action):

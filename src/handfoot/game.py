@@ -101,10 +101,11 @@ class Game:
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         return not self.over and self.hand.is_legal(action, seat)
 
-    def legal_actions(self) -> LegalActions:
+    def legal_actions(self, copy: bool = True) -> LegalActions:
         """The legal actions, a lazy sequence: listed when indexed, measured or iterated;
-        ``action in game.legal_actions()`` asks the engine directly."""
-        return LegalActions(None, self.rules) if self.over else self.hand.actor_legal()
+        ``action in game.legal_actions()`` asks the engine directly. ``copy``: as
+        :meth:`Hand.actor_legal` (False for a player that reads only the moves)."""
+        return LegalActions(None, self.rules) if self.over else self.hand.actor_legal(copy)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check and carry out an action; when it ends the hand, score it and deal the next."""

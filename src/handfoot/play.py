@@ -29,7 +29,7 @@ from handfoot.actions import (
     Draw,
     parse_action,
 )
-from handfoot.bots import BOTS, LEVELS, Bot, make_bot
+from handfoot.bots import BOTS, LEVELS, Bot, make_bot, reads_state
 from handfoot.cards import card_code, format_card, format_cards, sort_cards
 from handfoot.cli import describe, score_table
 from handfoot.engine import IllegalAction, Phase
@@ -306,7 +306,7 @@ class TerminalGame:
                         self.pending_seat = seat
                     bot = self.bots[seat]
                     view = seat_view(g, seat) if bot.uses_view else None
-                    action = bot.choose(view, g.legal_actions())
+                    action = bot.choose(view, g.legal_actions(reads_state(bot)))
                     g.apply(action, seat)
                     self.pending.append(self.bot_words(action))
                 self.after_action()

@@ -23,6 +23,9 @@ class Bot(Protocol):
     name: str
     #: whether :meth:`choose` reads the view (the arena skips building it if not)
     uses_view: bool
+    # A bot may also say ``reads_state = False``: it reads only the moves and the turn
+    # (LegalActions.turn, .laying_out), not LegalActions.seat_state, so its moves are
+    # listed without a seat copy (see reads_state below).
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty)."""
@@ -42,6 +45,7 @@ class RandomBot:
 
     name = "random"
     uses_view = False
+    reads_state = False  #: only the moves and the turn: listed without a seat copy
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -51,12 +55,11 @@ class RandomBot:
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         rng = self.rng
         # (known to be LegalActions, compiled code calls its methods directly)
-        if isinstance(legal, LegalActions) and (state := legal.seat_state) is not None:
-            turn = (state.hand_number, state.turn_number)
+        if isinstance(legal, LegalActions) and legal.for_actor:
+            turn = legal.turn()
             if turn != self._turn:
                 self._turn, self._gave_up = turn, False
-            team = state.team_of[state.actor]
-            if not self._gave_up and (state.opened[team] or not state.melds[team]):
+            if not self._gave_up and not legal.laying_out():
                 n = len(legal)  # nothing laid out: the usual case
                 return legal[below(rng, n)] if n > 1 else legal[0]
         moves = list(legal)
@@ -128,6 +131,13 @@ def _bot_from_file(name: str) -> Callable[[int], Bot]:
         raise ValueError(f"{path} has no bot class {cls}")
     _FROM_FILES[name] = found
     return found
+
+
+def reads_state(bot: Bot) -> bool:
+    """Whether ``bot`` reads the state its legal actions answer from
+    (:attr:`LegalActions.seat_state`, a seat copy); a bot says no with
+    ``reads_state = False``, and is then given actions listed without the copy."""
+    return bool(getattr(bot, "reads_state", True))
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

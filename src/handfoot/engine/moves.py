@@ -448,11 +448,17 @@ class Hand(CheckedHand):
         They answer from this very state; a player is given :meth:`actor_legal`."""
         return LegalActions(self)
 
-    def actor_legal(self) -> LegalActions:
+    def actor_legal(self, copy: bool = True) -> LegalActions:
         """The legal actions now, for the player to act: they answer from
         :meth:`seat_copy`, so nothing reachable from them shows a card that player
-        cannot see."""
-        return LegalActions(self.seat_copy(), self.rules, seat_copy=True)
+        cannot see. Without ``copy`` (for a player that reads only the moves and the
+        turn: the random player), they answer from this very state, which they do not
+        show (:attr:`LegalActions.seat_state` is None): the same moves, in the same order,
+        without the cost of a copy. They are listed at once and keep no reference to this
+        state: nothing reachable from them shows a card the player cannot see, either."""
+        if copy:
+            return LegalActions(self.seat_copy(), self.rules, seat_copy=True)
+        return _listed(self)
 
 
 _ACTION_TYPES: Final = (ChooseHand, Draw, TakeUpcard, TakePile, LayDown, LayMeld, TakeBack, GoDown,
@@ -473,19 +479,30 @@ class LegalActions(Sequence[Action]):
     an action has been carried out it refuses to answer.
 
     ``rules`` is the rule set being played (public). :attr:`seat_state` is the state
-    as the player to act knows it, when the actions were made for that player.
+    as the player to act knows it, when the actions were made for that player from a
+    seat copy; :attr:`for_actor` says they were made for the player to act, whose turn
+    they then tell (:meth:`turn`, :meth:`laying_out`). Made for a player that reads only
+    the moves and the turn (:meth:`Hand.actor_legal` without a copy), they are listed at
+    once, hold no state, and ``action in legal`` is then true only of the listed moves.
     """
 
-    __slots__ = ("__hand", "_accepted", "_list", "_seat", "_stamp", "rules")
+    __slots__ = ("__hand", "_accepted", "_actor", "_history", "_laying_out", "_list",
+                 "_seat", "_stamp", "_turn", "rules")
 
     def __init__(self, hand: Hand | None, rules: Rules | None = None,
                  seat_copy: bool = False) -> None:
         self.__hand = hand
         self._seat = seat_copy and hand is not None
+        self._actor = self._seat
         self._accepted: object = None
         self._list: list[Action] | None = None if hand is not None else []
         self._stamp = len(hand.history) if hand is not None else 0
         self.rules = rules if rules is not None or hand is None else hand.rules
+        # (the listed form's: the played actions, to tell when they are stale, and the turn)
+        self._history: list[tuple[int, Action]] | None = None
+        self._turn = (0, 0)
+        self._laying_out = False
+
 
     @property
     def seat_state(self) -> Hand | None:
@@ -495,6 +512,36 @@ class LegalActions(Sequence[Action]):
         answer from a full state (inside a search, say). It shares its lists with the
         game, so it is for reading only, and only until an action is carried out."""
         return self.__hand if self._seat else None
+
+    @property
+    def for_actor(self) -> bool:
+        """Whether these actions were listed for the player to act (who may ask
+        :meth:`turn` and :meth:`laying_out`)."""
+        return self._actor
+
+    def turn(self) -> tuple[int, int]:
+        """The hand's number and the turn's, as everyone at the table knows them."""
+        if self.__hand is None:
+            self._fresh()
+            return self._turn
+        hand = self._state()
+        return hand.hand_number, hand.turn_number
+
+    def laying_out(self) -> bool:
+        """Whether the team of the player to act has melds laid out for its opening that
+        it has not gone down with yet (on the table, for everyone to see)."""
+        if self.__hand is None:
+            self._fresh()
+            return self._laying_out
+        hand = self._state()
+        team = hand.team_of[hand.actor]
+        return not hand.opened[team] and bool(hand.melds[team])
+
+    def _fresh(self) -> None:
+        """(the listed form) Refuse to answer once another action has been played."""
+        history = self._history
+        if history is not None and len(history) != self._stamp:
+            raise RuntimeError("these legal actions were listed for an earlier state")
 
     def _state(self) -> Hand:
         hand = self.__hand
@@ -508,6 +555,8 @@ class LegalActions(Sequence[Action]):
             self._list = self._state().legal_actions()
         elif self.__hand is not None:
             self._state()
+        else:
+            self._fresh()
         return self._list
 
     def __len__(self) -> int:
@@ -528,6 +577,8 @@ class LegalActions(Sequence[Action]):
         # action's __class__ up by name for each)
         if type(action) not in _ACTION_SET and not isinstance(action, _ACTION_TYPES):
             return False
+        if self.__hand is None:
+            self._fresh()
         if self._list is not None and action in self._list:
             self._accepted = action
             return True
@@ -544,7 +595,8 @@ class LegalActions(Sequence[Action]):
         went through the list) in the state these actions belong to; a player that
         carries it out need not have it checked a second time."""
         hand = self.__hand
-        if hand is None or len(hand.history) != self._stamp:
+        history = hand.history if hand is not None else self._history
+        if history is None or len(history) != self._stamp:
             return False
         if action is self._accepted:
             return True
@@ -564,3 +616,18 @@ class LegalActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"LegalActions({self._all()!r})"
+
+
+def _listed(hand: Hand) -> LegalActions:
+    """The legal actions of the player to act in ``hand``, listed now, keeping of the hand
+    only its list of played actions (to refuse to answer once another is played: no card
+    is in it) and the turn."""
+    legal = LegalActions(None, hand.rules)
+    legal._list = hand.legal_actions()
+    legal._actor = True
+    legal._history = hand.history
+    legal._stamp = len(hand.history)
+    legal._turn = (hand.hand_number, hand.turn_number)
+    team = hand.team_of[hand.actor]
+    legal._laying_out = not hand.opened[team] and bool(hand.melds[team])
+    return legal

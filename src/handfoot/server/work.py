@@ -29,7 +29,7 @@ from types import FrameType
 from typing import Any, TypeVar
 
 from handfoot.actions import Action, action_from_json, action_to_json
-from handfoot.bots import Bot, make_bot
+from handfoot.bots import Bot, make_bot, reads_state
 from handfoot.hint import hint_text
 from handfoot.records import replay
 from handfoot.server.pool import (
@@ -150,7 +150,7 @@ def decide_at(kept: Kept, seat: int, level: str, seed: int, budget: float
         bot = make_bot(level, seed=seed)
         kept.bots[seat] = (level, seed, bot)
     view = seat_view(game, seat) if bot.uses_view else None
-    return decide(bot, view, game.legal_actions(), budget)
+    return decide(bot, view, game.legal_actions(reads_state(bot)), budget)
 
 
 def list_legal_at(kept: Kept) -> list[dict[str, Any]]:
