@@ -9,9 +9,10 @@ second, and each figure's ratio to it, so a reader sees how close the engine com
 the cost of moving cards. Two more figures split random play's time: the same hands'
 moves only carried out (each hand dealt again and its moves pushed, with no listing and
 no choosing), and carried out with the legal moves listed before each move that had a
-choice, as the player saw them; what is left of a hand's time is the choosing and
-the game loop around it. One process, one core; times are the CPU time of this process
-(``time.process_time``), so that other work on the machine does not count against it.
+choice, as the random player is given them (without a seat copy); what is left of a
+hand's time is the choosing and the game loop around it. One process, one core; times
+are the CPU time of this process (``time.process_time``), so that other work on the
+machine does not count against it.
 The default sizes finish within a minute for the five presets; ``--hands`` and
 ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
 size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
@@ -62,7 +63,8 @@ def replayed_hands_per_second(rules: Rules, played: Sequence[HandResult],
                               listing: bool = False) -> float:
     """The hands ``played`` dealt again and their moves carried out, unchecked (the
     engine's :meth:`Hand.push`); with ``listing``, the legal moves are listed too before
-    each move that had a choice, as the player to act saw them (:meth:`Hand.actor_legal`).
+    each move that had a choice, as the random player is given them
+    (:meth:`Hand.actor_legal` without a seat copy).
     The fastest of three passes."""
     best = float("inf")
     for _ in range(3):
@@ -71,7 +73,7 @@ def replayed_hands_per_second(rules: Rules, played: Sequence[HandResult],
             hand = Hand(rules, result.deal)
             for _, action in result.actions:
                 if listing and hand.only_move() is None:
-                    len(hand.actor_legal())
+                    len(hand.actor_legal(copy=False))
                 hand.push(action)
             if hand.ended_by != result.ended_by:  # pragma: no cover - a guard
                 raise RuntimeError("a replayed hand ended otherwise than it was played")
