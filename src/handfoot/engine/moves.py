@@ -503,7 +503,6 @@ class LegalActions(Sequence[Action]):
         self._turn = (0, 0)
         self._laying_out = False
 
-
     @property
     def seat_state(self) -> Hand | None:
         """The hand as the player to act knows it (:meth:`Hand.seat_copy`: every card that
@@ -524,8 +523,7 @@ class LegalActions(Sequence[Action]):
         if self.__hand is None:
             self._fresh()
             return self._turn
-        hand = self._state()
-        return hand.hand_number, hand.turn_number
+        return _turn(self._state())
 
     def laying_out(self) -> bool:
         """Whether the team of the player to act has melds laid out for its opening that
@@ -533,9 +531,7 @@ class LegalActions(Sequence[Action]):
         if self.__hand is None:
             self._fresh()
             return self._laying_out
-        hand = self._state()
-        team = hand.team_of[hand.actor]
-        return not hand.opened[team] and bool(hand.melds[team])
+        return _laying_out(self._state())
 
     def _fresh(self) -> None:
         """(the listed form) Refuse to answer once another action has been played."""
@@ -627,7 +623,15 @@ def _listed(hand: Hand) -> LegalActions:
     legal._actor = True
     legal._history = hand.history
     legal._stamp = len(hand.history)
-    legal._turn = (hand.hand_number, hand.turn_number)
-    team = hand.team_of[hand.actor]
-    legal._laying_out = not hand.opened[team] and bool(hand.melds[team])
+    legal._turn = _turn(hand)
+    legal._laying_out = _laying_out(hand)
     return legal
+
+
+def _turn(hand: Hand) -> tuple[int, int]:
+    return hand.hand_number, hand.turn_number
+
+
+def _laying_out(hand: Hand) -> bool:
+    team = hand.team_of[hand.actor]
+    return not hand.opened[team] and bool(hand.melds[team])
