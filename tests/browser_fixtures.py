@@ -28,7 +28,8 @@ _missing = ("playwright is not installed" if sync_playwright is None
             else None if Path(CHROMIUM).exists() else f"no Chromium at {CHROMIUM}")
 if _missing and os.environ.get("HANDFOOT_REQUIRE_BROWSER"):
     raise RuntimeError(f"browser tests required but {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+pytestmark = [pytest.mark.served,  # (left out of the pure-Python pass: see test.sh)
+              pytest.mark.skipif(_missing is not None, reason=_missing or "")]
 
 
 @pytest.fixture(scope="module")

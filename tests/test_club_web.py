@@ -26,6 +26,8 @@ from handfoot.server.events import cookie_name
 from handfoot.server.testing import ServerProcess
 from server_fixtures import db_url, sqlite_url  # noqa: F401
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 PASSWORD = "game monitor"
 
 

@@ -20,6 +20,8 @@ from handfoot.rules_form import (
 from handfoot.server.testing import ServerProcess
 from server_fixtures import db_url, sqlite_url  # noqa: F401
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 
 @pytest.fixture
 def server(db_url: str) -> Iterator[ServerProcess]:  # noqa: F811

@@ -31,6 +31,8 @@ from handfoot.views import seat_view
 from server_fixtures import db_url, sqlite_url  # noqa: F401
 from test_club_web import PASSWORD, Http, create_event, wait_for
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 
 @pytest.fixture
 def server_plain(sqlite_url: str) -> Iterator[ServerProcess]:  # noqa: F811

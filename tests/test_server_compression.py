@@ -18,6 +18,8 @@ from handfoot.server.messages import Broadcast
 from handfoot.server.testing import ServerProcess
 from server_fixtures import db_url, sqlite_url  # noqa: F401
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 #: what a browser offers (Chromium: any window for the server, one for itself)
 BROWSER_OFFER = [("client_max_window_bits", None)]
 

@@ -20,6 +20,8 @@ from handfoot.server.testing import ServerProcess
 from server_fixtures import db_url  # noqa: F401
 from test_club_web import Http, create_event
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 NASTY: list[Any] = [
     None, True, False, 0, -1, 2**63, -(2**63) - 1, 10**40, 1.5, 1e308, "", " ", "x" * 5000,
     "\x00", "a\x00b", "💥", "<script>alert(1)</script>", "../../etc/passwd", [], {},

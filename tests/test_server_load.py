@@ -20,6 +20,8 @@ from handfoot.rules import preset
 from handfoot.server.testing import ServerProcess
 from server_fixtures import sqlite_url  # noqa: F401
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 HUGE = "[deal]\nhand_size = 30\nfoot_size = 11\n"
 
 

@@ -11,6 +11,8 @@ from handfoot.server import bench_messages
 from handfoot.server.loadtest import glance
 from handfoot.server.messages import Broadcast
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 
 def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_says(
         monkeypatch: pytest.MonkeyPatch) -> None:

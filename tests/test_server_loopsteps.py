@@ -7,9 +7,13 @@ import asyncio
 import time
 from collections import defaultdict
 
+import pytest
+
 from handfoot.server import loopsteps
 from handfoot.server.testing import ServerProcess
 from server_fixtures import db_url, play_one_move, sqlite_url  # noqa: F401
+
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
 
 
 def _busy(seconds: float) -> None:

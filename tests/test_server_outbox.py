@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from handfoot.server.outbox import Connection
+
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
 
 
 def test_messages_go_out_and_a_newer_state_replaces_a_waiting_one() -> None:

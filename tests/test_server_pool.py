@@ -35,6 +35,8 @@ from handfoot.server.work import (
     list_legal_at,
 )
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 
 def _move(game: Game, bots: Sequence[Bot]) -> None:
     """The player to act moves, as its bot chooses."""

@@ -24,6 +24,8 @@ from handfoot.server.testing import Client, ServerProcess, free_port
 from server_fixtures import postgres_database, sqlite_url  # noqa: F401
 from test_club_web import Http, create_event, form_hand, wait_for
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 PAPER = [form_hand(None, ["KH KD KS KC KH KD KS\nAH AD AC", "QH QD QS"], ["8H 4C", "9S"])]
 
 

@@ -10,11 +10,15 @@ import datetime as dt
 import threading
 from typing import Any
 
+import pytest
+
 from handfoot.rules import preset
 from handfoot.server.live import LiveTable
 from handfoot.server.pool import ServedGame
 from handfoot.server.store import TableRow
 from handfoot.server.tables import Manager
+
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
 
 
 class SlowStore:

@@ -26,6 +26,8 @@ from handfoot.server.testing import free_port
 from handfoot.views import seat_view
 from server_fixtures import db_url, postgres_database  # noqa: F401
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 
 def test_tables_rule_sets_and_the_append_only_log(db_url: str) -> None:  # noqa: F811
     store = Store(db_url)

@@ -15,6 +15,8 @@ import pytest
 from handfoot.server.testing import Client, ServerProcess
 from server_fixtures import sqlite_url  # noqa: F401
 
+pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
+
 CARD_WORD = re.compile(r"(10|[2-9JQKA])[♣♦♥♠]|Joker")
 
 
