@@ -16,6 +16,7 @@ from handfoot.server.testing import ServerProcess
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see browser_fixtures)
     from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Error as PlaywrightError
 
 
 SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
@@ -62,6 +63,16 @@ def play_one(page: Page, st: Any) -> None:
     else:
         card = next(a["card"] for a in st["legal"] if a["type"] == "discard")
         page.locator(f'#hand .card[data-code="{card}"]').first.click()
+        try:
+            page.wait_for_selector("#act-discard:enabled", timeout=10_000)
+        except PlaywrightError:  # (once, in CI: said in full, should it happen again)
+            seen = page.evaluate("""() => ({seq: hf.state.seq, selected: [...hf.selected],
+                codes: selectedCodes(), dragged: hf.dragged || false,
+                prompt: document.querySelector('#prompt').textContent,
+                message: document.querySelector('#message').textContent,
+                discards: legal().filter((a) => a.type === 'discard').length})""")
+            raise AssertionError(f"Discard stayed disabled after {card} was clicked at seq "
+                                 f"{st['seq']}: {seen}") from None
         page.click("#act-discard")
     wait_seq(page, st["seq"])
 
