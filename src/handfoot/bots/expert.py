@@ -249,6 +249,7 @@ class ExpertBot:
 
     name = "expert"
     uses_view = True
+    reads_state = True  #: (said: see HeuristicBot)
 
     def __init__(self, seed: int = 0, worlds: int = 32, turns: int = 8,
                  candidates: int = 3, max_seconds: float | None = None, margin: float = 1.0,

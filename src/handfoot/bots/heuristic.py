@@ -814,6 +814,9 @@ class HeuristicBot:
     #: it reads the seat's state carried by the legal actions when they carry it (the
     #: same knowledge as the view, without building one), and the view otherwise
     uses_view = False
+    #: (said, not left to reads_state's default: a compiled class without the attribute
+    #: raised and caught an AttributeError at every decision, 3 % of a hand)
+    reads_state = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
