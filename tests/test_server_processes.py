@@ -449,6 +449,12 @@ def test_the_load_test_measures_tables_served_by_two_workers(pg_url: str) -> Non
         assert 0 < pushed["p50"] <= pushed["p90"] <= pushed["p99"] <= pushed["max"] < 5000
         assert result["seen_other_process_ms"]["n"] > 0  # the other process pushed them
         assert result["server_processes"] >= 3 and result["server_cpu_cores"] > 0, result
+        # the CPU for each person's action is the cores over the run, shared out
+        assert result["server_cpu_ms_per_action"] == pytest.approx(
+            1000 * result["server_cpu_cores"] * result["seconds"] / result["people_actions"],
+            rel=0.05, abs=0.5)
+        speed = result["machine_speed_us"]  # (sum(range(10000)): 185 µs on a good day)
+        assert 20 < speed["before"] < 20_000 and 20 < speed["after"] < 20_000, speed
 
 
 def test_the_load_test_only_tests_this_machine() -> None:

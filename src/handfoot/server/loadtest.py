@@ -43,6 +43,7 @@ import random
 import re
 import sys
 import time
+import timeit
 import urllib.error
 import urllib.request
 from collections import defaultdict
@@ -441,6 +442,7 @@ async def _run(runner: Runner, base: str, args: argparse.Namespace) -> dict[str,
                          if r["name"] == args.rules), 4)
     roots = [int(info["root"])] if "root" in info else []
     roots += args.server_pid
+    speed_before = machine_speed_us()
     lag = asyncio.ensure_future(runner.lag())
     tables = [asyncio.ensure_future(runner.table(i)) for i in range(args.tables)]
     await asyncio.sleep(args.warmup)
@@ -462,6 +464,7 @@ async def _run(runner: Runner, base: str, args: argparse.Namespace) -> dict[str,
         if t.exception() is not None:
             raise t.exception()  # type: ignore[misc]
     await asyncio.gather(*tables, lag, return_exceptions=True)
+    speed_after = machine_speed_us()
     per_process = {pid: round((server1[pid] - server0.get(pid, 0)) / hz / elapsed, 2)
                    for pid in server1}
     busy = machine1[0] - machine0[0]
@@ -476,6 +479,11 @@ async def _run(runner: Runner, base: str, args: argparse.Namespace) -> dict[str,
         "errors": stats.errors, "error_kinds": stats.error_texts,
         "disconnects": stats.disconnects, "games_finished": stats.games,
         "server_cpu_cores": round(sum(per_process.values()), 2),
+        # the server's CPU for each person's action (with the computer players' moves
+        # between them), and the machine's speed: what the same load costs moves with it
+        "server_cpu_ms_per_action": round(1000 * sum(per_process.values()) * elapsed
+                                          / len(stats.acted), 2) if stats.acted else None,
+        "machine_speed_us": {"before": speed_before, "after": speed_after},
         "server_processes": len(per_process),
         "server_cpu_by_process": {str(k): v for k, v in sorted(per_process.items()) if v},
         "database_cpu_cores": round(sum(v - db0.get(k, 0) for k, v in db1.items())
@@ -487,6 +495,20 @@ async def _run(runner: Runner, base: str, args: argparse.Namespace) -> dict[str,
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "loadtest_loop_lag_ms": summary_ms(stats.lag),
     }
+
+
+#: :func:`machine_speed_us`'s loop, and its time on this machine on a good day
+SPEED_LOOP = "sum(range(10000))"
+SPEED_GOOD_DAY_US = 185
+
+
+def machine_speed_us() -> float:
+    """How fast this machine runs Python now: the best of five timings of
+    :data:`SPEED_LOOP`, in µs (about 0.3 s; measured before the tables start and after
+    they stop). On a shared machine it moves by half from one hour to the next, and the
+    load a run holds moves with it."""
+    times = timeit.repeat(SPEED_LOOP, number=200, repeat=5)
+    return round(min(times) / 200 * 1e6, 1)
 
 
 def _range(text: str) -> tuple[float, float]:
@@ -521,7 +543,11 @@ def report(r: dict[str, Any]) -> str:
            + f"this load test {r['loadtest_cpu_cores']} cores; the machine "
            f"{r['machine_busy'] if r['machine_busy'] is None else round(r['machine_busy'] * 100)}"
            f"% busy of {r['machine_cores']} cores, load average {r['load_average']}",
-           line("this load test's own loop lag", r["loadtest_loop_lag_ms"])]
+           line("this load test's own loop lag", r["loadtest_loop_lag_ms"]),
+           f"  the server's CPU for each person's action: {r['server_cpu_ms_per_action']} "
+           f"ms; the machine's speed: {SPEED_LOOP} took "
+           f"{r['machine_speed_us']['before']} µs before, "
+           f"{r['machine_speed_us']['after']} µs after ({SPEED_GOOD_DAY_US} on a good day)"]
     return "\n".join(out)
 
 
