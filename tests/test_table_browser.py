@@ -58,6 +58,12 @@ Element.prototype.animate = function (...args) { window.animations += 1;
   return animate.apply(this, args); };"""
 
 
+#: every card drawn takes clicks exactly when it is not flying in
+IN_FLIGHT_TAKE_NO_CLICKS = """[...document.querySelectorAll('#hand .card.fresh')].every((el) =>
+  (getComputedStyle(el).pointerEvents === 'none') ===
+  el.getAnimations().some((a) => a.playState !== 'finished'))"""
+
+
 class Turns:
     """A simple player: draw, go down or lay down what the engine lists (taking back what
     cannot open), add, discard the first card the engine allows; it remembers what it saw."""
@@ -307,6 +313,7 @@ def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
     name = page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert " of " in name or name.startswith("joker")  # "queen of hearts"
     player = Turns()
+    landed = False
     shots = {"1-your-turn", "2-refused-then-esc", "3-melds"}
     for _ in range(500):
         st = wait_for(page, my_move_or_hand_over)
@@ -341,6 +348,16 @@ def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
                 shots.discard("2-refused-then-esc")
         key_move(page, st, kind, a)
         new = after(page, st)
+        if kind == "draw" and new["fresh"] and not landed:
+            # the cards drawn fly in from the stock; in flight they take no clicks (one
+            # meant for the card a flying card passes over reaches that card), landed
+            # they do
+            assert page.evaluate(IN_FLIGHT_TAKE_NO_CLICKS), "a card in flight took clicks"
+            page.wait_for_function("[...document.querySelectorAll('#hand .card.fresh')]"
+                                   ".every((el) => !el.getAnimations().length)")
+            assert page.evaluate("[...document.querySelectorAll('#hand .card.fresh')].every("
+                                 "(el) => getComputedStyle(el).pointerEvents === 'auto')")
+            landed = True
         mine = new["view"]["teams"][new["view"]["players"][new["seat"]]["team"]]
         if len(mine["melds"]) >= 2 and "3-melds" in shots and not new["waiting"]:
             shot(page, "3-melds")

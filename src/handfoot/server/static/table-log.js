@@ -33,8 +33,12 @@ function animateArrivals(previous) {
     const src = from.getBoundingClientRect();
     document.querySelectorAll("#hand .card.fresh").forEach((el, k) => {
       const r = el.getBoundingClientRect();
+      // a card in flight takes no taps: one meant for the card it passes over reaches it
+      el.style.pointerEvents = "none";
+      const landed = () => { el.style.pointerEvents = ""; };
       el.animate([{ transform: `translate(${src.left - r.left}px, ${src.top - r.top}px) scale(.8)`, opacity: 0.4 },
-        { transform: "none", opacity: 1 }], { duration: 450, delay: k * 60, easing: "ease-out", fill: "backwards" });
+        { transform: "none", opacity: 1 }], { duration: 450, delay: k * 60, easing: "ease-out", fill: "backwards" })
+        .finished.then(landed, landed);
     });
   }
   document.querySelectorAll("#melds .meld.appear").forEach((el) => {
