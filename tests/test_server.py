@@ -454,3 +454,50 @@ def test_the_server_reports_the_cpu_of_its_busiest_steps(server: ServerProcess) 
     for step in steps.values():
         assert step["seconds"] >= 0 and step["us_each"] * step["count"] / 1e6 == \
             pytest.approx(step["seconds"], abs=1e-3)
+
+
+@pytest.mark.parametrize("name", ["texas-good-sam", "alabama-samboree", "classic", "samba",
+                                  "six-deck"])
+def test_a_person_is_offered_each_card_they_hold_not_one_of_each_class(name: str) -> None:
+    """The engine lists one card of each class (9♦ for 9♦ and 9♠ where suits do not
+    matter); a person picks a particular card, and is shown a discard, and a card added
+    to a meld, for every card they hold that the engine would take."""
+    from handfoot.arena import seat_bots
+    from handfoot.cards import NUM_CARDS, card_code
+    from handfoot.server.work import list_legal, people_moves
+
+    rules = preset(name)
+    cls = rules.card_class
+    shared_classes = len(set(cls)) < len(cls)  # (samba's suits all matter: none shared)
+    more = 0
+    for seed in range(3):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ["random"], seed)
+        for step in range(300):
+            if game.over:
+                break
+            seat = game.actor
+            if game.hand.phase.name == "PLAY" and step % 2 == 0:
+                shown = people_moves(game)
+                listed = list_legal(game.legal_actions())
+                keys = [json.dumps(a, sort_keys=True) for a in shown]
+                assert len(keys) == len(set(keys)), keys  # each once
+                assert {json.dumps(a, sort_keys=True) for a in listed} <= set(keys)
+                for a in shown:  # and the engine takes every one
+                    assert game.is_legal(action_from_json(a), seat), a
+                held = [c for c in range(NUM_CARDS) if game.hand.hands[seat][c]]
+                discards = {cls[parse_card(a["card"])] for a in listed
+                            if a["type"] == "discard"}
+                adds = {(a["meld"], cls[parse_card(a["cards"][0])]) for a in listed
+                        if a["type"] == "add" and len(a["cards"]) == 1}
+                offered = {(a["type"], a.get("meld"), a.get("card") or a["cards"][0])
+                           for a in shown if a["type"] in ("discard", "add")}
+                for c in held:
+                    if cls[c] in discards:
+                        assert ("discard", None, card_code(c)) in offered, card_code(c)
+                    for meld, k in adds:
+                        if k == cls[c]:
+                            assert ("add", meld, card_code(c)) in offered, card_code(c)
+                more += len(shown) - len(listed)
+            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+    assert (more > 0) == shared_classes

@@ -31,8 +31,8 @@ from handfoot.server.work import (
     _alarm,
     _budget,
     decide_at,
-    list_legal,
     list_legal_at,
+    people_moves,
 )
 
 pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
@@ -45,7 +45,7 @@ def _move(game: Game, bots: Sequence[Bot]) -> None:
 
 
 def _moves_here(game: Game) -> list[dict[str, object]]:
-    return list_legal(game.legal_actions())
+    return people_moves(game)
 
 
 def test_a_worker_s_copy_lists_the_moves_the_server_s_game_lists_through_whole_hands() -> None:

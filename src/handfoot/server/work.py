@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import Any, TypeVar
 
-from handfoot.actions import Action, action_from_json, action_to_json
+from handfoot.actions import Action, AddToMeld, Discard, action_from_json, action_to_json
 from handfoot.bots import Bot, make_bot, reads_state
+from handfoot.game import Game
 from handfoot.hint import hint_text
 from handfoot.records import replay
 from handfoot.server.pool import (
@@ -153,9 +154,50 @@ def decide_at(kept: Kept, seat: int, level: str, seed: int, budget: float
     return decide(bot, view, game.legal_actions(reads_state(bot)), budget)
 
 
+def people_moves(game: Game, budget: float = LISTING_BUDGET) -> list[dict[str, Any]]:
+    """The moves a person to act is shown, as JSON: every legal move
+    (:func:`list_legal`), and each discard and each one card added to a meld also for
+    every other card the person holds of the same class. The engine lists one card of
+    each class (the rule set's ``card_class``: 9♦ and 9♠ where suits do not matter),
+    for the computer players and for learning code; a person picks a particular card,
+    and a page that finds only 9♦ listed would refuse 9♠. Each card added is asked of
+    the engine."""
+    out = list_legal(game.legal_actions(), budget)
+    if game.over:
+        return out
+    hand = game.hand
+    seat = hand.actor
+    held = hand.hands[seat]
+    cls = game.rules.card_class
+    by_class: dict[int, list[int]] = {}
+    for c in range(len(held)):
+        if held[c]:
+            by_class.setdefault(cls[c], []).append(c)
+    more: list[dict[str, Any]] = []
+    for a in out:
+        if a["type"] not in ("discard", "add"):
+            continue
+        action = action_from_json(a)
+        if isinstance(action, Discard):
+            listed = action.card
+        elif isinstance(action, AddToMeld) and len(action.cards) == 1:
+            listed = action.cards[0]
+        else:
+            continue
+        for c in by_class.get(cls[listed], ()):
+            if c == listed:
+                continue
+            other: Action = (Discard(c) if isinstance(action, Discard)
+                             else AddToMeld(action.meld, (c,)))
+            if game.is_legal(other, seat):
+                more.append(action_to_json(other))
+    return out + more
+
+
 def list_legal_at(kept: Kept) -> list[dict[str, Any]]:
-    """In the worker keeping the table: the moves of the player to act, as JSON."""
-    return list_legal(kept.game.legal_actions())
+    """In the worker keeping the table: the moves the person to act is shown, as
+    JSON (:func:`people_moves`)."""
+    return people_moves(kept.game)
 
 
 def hint_at(kept: Kept) -> dict[str, Any]:
