@@ -10,21 +10,23 @@
 # (bench: aiohttp, uvloop) are installed too.
 set -euo pipefail
 cd "$(dirname "$0")"
+echo "== set up ($(date +%T))"
 if [ ! -x .venv/bin/pytest ] || [ pyproject.toml -nt .venv/.installed-test ]; then
   python3 -m venv .venv
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e '.[test,research,bench]'
   touch .venv/.installed-test
 fi
-echo "== ruff"
+echo "== ruff ($(date +%T))"
 .venv/bin/ruff check src tests
-echo "== mypy --strict"
+echo "== mypy --strict ($(date +%T))"
 .venv/bin/mypy
-echo "== pytest (the compiled modules, where the install compiled them)"
+echo "== pytest, the compiled modules where the install compiled them ($(date +%T))"
 compiled=$(.venv/bin/python -c "from handfoot.compiled import running_compiled as c; print(int(c()))")
 if [ "$compiled" = 1 ]; then echo "compiled"; else echo "pure Python"; fi
 .venv/bin/pytest "$@"
 if [ "$compiled" = 1 ]; then
-  echo "== pytest, pure Python (HANDFOOT_PURE=1: the tests on the modules' source, but the served ones)"
+  echo "== pytest, pure Python (HANDFOOT_PURE=1: the tests on the modules' source, but the served ones) ($(date +%T))"
   HANDFOOT_PURE=1 .venv/bin/pytest -m "not served" "$@"
 fi
+echo "== done ($(date +%T))"
