@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 
 from handfoot.actions import action_from_json
-from handfoot.cards import parse_card
+from handfoot.arena import seat_bots
+from handfoot.cards import NUM_CARDS, card_code, parse_card
 from handfoot.game import Game
 from handfoot.records import replay
-from handfoot.rules import Rules, preset
+from handfoot.rules import PRESET_NAMES, Rules, preset
 from handfoot.server.testing import Client, ServerProcess
+from handfoot.server.work import list_legal, people_moves
 from handfoot.views import public_view, seat_view
 from server_fixtures import db_url, play_one_move, sqlite_url  # noqa: F401
 
@@ -456,16 +458,11 @@ def test_the_server_reports_the_cpu_of_its_busiest_steps(server: ServerProcess) 
             pytest.approx(step["seconds"], abs=1e-3)
 
 
-@pytest.mark.parametrize("name", ["texas-good-sam", "alabama-samboree", "classic", "samba",
-                                  "six-deck"])
+@pytest.mark.parametrize("name", PRESET_NAMES)
 def test_a_person_is_offered_each_card_they_hold_not_one_of_each_class(name: str) -> None:
     """The engine lists one card of each class (9♦ for 9♦ and 9♠ where suits do not
     matter); a person picks a particular card, and is shown a discard, and a card added
     to a meld, for every card they hold that the engine would take."""
-    from handfoot.arena import seat_bots
-    from handfoot.cards import NUM_CARDS, card_code
-    from handfoot.server.work import list_legal, people_moves
-
     rules = preset(name)
     cls = rules.card_class
     shared_classes = len(set(cls)) < len(cls)  # (samba's suits all matter: none shared)

@@ -486,14 +486,13 @@ class LegalActions(Sequence[Action]):
     once, hold no state, and ``action in legal`` is then true only of the listed moves.
     """
 
-    __slots__ = ("__hand", "_accepted", "_actor", "_history", "_laying_out", "_list",
-                 "_seat", "_stamp", "_turn", "rules")
+    __slots__ = ("__hand", "_accepted", "_history", "_laying_out", "_list", "_seat",
+                 "_stamp", "_turn", "rules")
 
     def __init__(self, hand: Hand | None, rules: Rules | None = None,
                  seat_copy: bool = False) -> None:
         self.__hand = hand
         self._seat = seat_copy and hand is not None
-        self._actor = self._seat
         self._accepted: object = None
         self._list: list[Action] | None = None if hand is not None else []
         self._stamp = len(hand.history) if hand is not None else 0
@@ -515,8 +514,8 @@ class LegalActions(Sequence[Action]):
     @property
     def for_actor(self) -> bool:
         """Whether these actions were listed for the player to act (who may ask
-        :meth:`turn` and :meth:`laying_out`)."""
-        return self._actor
+        :meth:`turn` and :meth:`laying_out`): from a seat copy, or listed without one."""
+        return self._seat or self._history is not None
 
     def turn(self) -> tuple[int, int]:
         """The hand's number and the turn's, as everyone at the table knows them."""
@@ -620,7 +619,6 @@ def _listed(hand: Hand) -> LegalActions:
     is in it) and the turn."""
     legal = LegalActions(None, hand.rules)
     legal._list = hand.legal_actions()
-    legal._actor = True
     legal._history = hand.history
     legal._stamp = len(hand.history)
     legal._turn = _turn(hand)

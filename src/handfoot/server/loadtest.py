@@ -467,6 +467,7 @@ async def _run(runner: Runner, base: str, args: argparse.Namespace) -> dict[str,
     speed_after = machine_speed_us()
     per_process = {pid: round((server1[pid] - server0.get(pid, 0)) / hz / elapsed, 2)
                    for pid in server1}
+    server_cores = sum(per_process.values())
     busy = machine1[0] - machine0[0]
     total = machine1[1] - machine0[1]
     return {
@@ -478,11 +479,11 @@ async def _run(runner: Runner, base: str, args: argparse.Namespace) -> dict[str,
         "seen_other_process_ms": summary_ms(stats.seen_other),
         "errors": stats.errors, "error_kinds": stats.error_texts,
         "disconnects": stats.disconnects, "games_finished": stats.games,
-        "server_cpu_cores": round(sum(per_process.values()), 2),
+        "server_cpu_cores": round(server_cores, 2),
         # the server's CPU for each person's action (with the computer players' moves
         # between them), and the machine's speed: what the same load costs moves with it
-        "server_cpu_ms_per_action": round(1000 * sum(per_process.values()) * elapsed
-                                          / len(stats.acted), 2) if stats.acted else None,
+        "server_cpu_ms_per_action": round(1000 * server_cores * elapsed / len(stats.acted), 2)
+        if stats.acted else None,
         "machine_speed_us": {"before": speed_before, "after": speed_after},
         "server_processes": len(per_process),
         "server_cpu_by_process": {str(k): v for k, v in sorted(per_process.items()) if v},
