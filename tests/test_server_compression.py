@@ -29,10 +29,10 @@ def seat_messages(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     written: list[bytes] = []
 
     class Keep(Broadcast):
-        def text(self, seat: int | None) -> str:
-            out = super().text(seat)
+        def data(self, seat: int | None) -> bytes:
+            out = super().data(seat)
             if seat == 0:
-                written.append(out.encode())
+                written.append(out)
             return out
 
     monkeypatch.setattr(bench_messages, "Broadcast", Keep)

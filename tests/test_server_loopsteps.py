@@ -60,12 +60,13 @@ def test_each_step_is_timed_under_its_task_and_where_it_waited() -> None:
 
 def test_a_server_started_with_it_lists_its_busiest_steps(sqlite_url: str) -> None:  # noqa: F811
     """``HANDFOOT_LOOP_STEPS=1``: ``/api/server`` lists the loop's busiest steps, the
-    state messages' sends among them; without it, it lists none."""
+    computer players' moves among them; without it, it lists none."""
     with ServerProcess(sqlite_url, env={"HANDFOOT_LOOP_STEPS": "1"}) as server:
         play_one_move(server)
         steps = server.get("/api/server")["loop_steps"]
     assert steps and all(s["count"] >= 1 and s["seconds"] >= 0 for s in steps)
     assert [s["seconds"] for s in steps] == sorted((s["seconds"] for s in steps),
                                                    reverse=True)
-    # each state message went out in a step of its socket's sending task
-    assert any(s["step"].startswith("Connection._run | ") for s in steps), steps
+    # the computer players' moves, each with its state messages written and sent in
+    # the same step (a socket that takes them needs no step of its own)
+    assert any(s["step"].startswith("Manager._run_bots | ") for s in steps), steps

@@ -61,3 +61,43 @@ def test_a_client_that_never_takes_a_message_is_dropped_after_the_time_limit() -
     assert dropped and why == "the connection does not keep up"
     assert 0.2 <= took < 2.0
     assert closed == [(1008, "the connection does not keep up")]
+
+
+def test_a_message_is_written_at_once_when_nothing_waits_and_queued_in_order_otherwise(
+        ) -> None:
+    """With a ``write_now`` (the protocol's own), a message goes out in the step that
+    pushes it; while the socket takes no more (``write_now`` says False), messages wait
+    in the queue, and a later one never overtakes one still waiting or being sent."""
+    wire: list[str] = []
+    takes = [True]
+    gate = asyncio.Event()
+
+    def write_now(text: str) -> bool:
+        if takes[0]:
+            wire.append("now " + text)
+        return takes[0]
+
+    async def send_text(text: str) -> None:
+        await gate.wait()  # the socket's buffer drains
+        wire.append("queued " + text)
+
+    async def run() -> None:
+        conn = Connection(0, send_text, write_now=write_now)
+        conn.start()
+        conn.push({"type": "chat"}, "a")
+        assert wire == ["now a"]  # no step of the loop taken
+        takes[0] = False
+        conn.push({"type": "chat"}, "b")  # the buffer is full: it waits
+        await asyncio.sleep(0.01)  # the task is sending b, and waits for the socket
+        assert conn.sending and wire == ["now a"]
+        takes[0] = True
+        conn.push({"type": "chat"}, "c")  # behind b, though the socket would take it
+        assert wire == ["now a"] and [m[1] for m in conn.queue] == ["c"]
+        gate.set()
+        await asyncio.sleep(0.01)
+        assert wire == ["now a", "queued b", "queued c"] and not conn.sending
+        conn.push({"type": "chat"}, "d")  # nothing waits: at once again
+        assert wire[-1] == "now d"
+        await conn.stop()
+
+    asyncio.run(run())

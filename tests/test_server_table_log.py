@@ -282,21 +282,21 @@ def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
     written: list[tuple[str, str]] = []
 
     class Both(messages.Broadcast):
-        def text(self, seat: int | None) -> str:
-            kept = super().text(seat)
+        def data(self, seat: int | None) -> bytes:
+            kept = super().data(seat)
             # the same message with nothing kept; what was kept is put back after
             log = self.table.moves
             caches: list[dict[Any, Any]] = [views._MELD_JSON, messages._TEAM_JSON,
-                                            log.shown, log.written]
+                                            log.shown, log.written, log.after]
             caches += [told for *_, told in log.moves]
             saved = [dict(c) for c in caches]
             for cache in caches:
                 cache.clear()
-            fresh = messages.Broadcast(self.table, self.legal).text(seat)
+            fresh = messages.Broadcast(self.table, self.legal).data(seat)
             for cache, was in zip(caches, saved, strict=True):
                 cache.clear()
                 cache.update(was)
-            written.append((kept, fresh))
+            written.append((kept.decode(), fresh.decode()))
             return kept
 
     monkeypatch.setattr(bench_messages, "Broadcast", Both)

@@ -47,6 +47,7 @@ from handfoot.rules_form import form, setting_named, settings_from_form
 from handfoot.rules_words import rules_in_words
 from handfoot.server import cpu, loopsteps, steering
 from handfoot.server.chat import Chat
+from handfoot.server.compression import WRITE_NOW
 from handfoot.server.event_routes import event_routes
 from handfoot.server.events import EventService
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
@@ -470,7 +471,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             await ws.close(code)
 
         manager.kick_bots(table)  # a table unloaded while idle: its computers go on
-        conn = Connection(seat, ws.send_text, close, token)
+        # (written at once through the protocol when nothing waits: see outbox)
+        write_now = ws.scope.get("extensions", {}).get(WRITE_NOW)
+        conn = Connection(seat, ws.send_text, close, token, write_now=write_now)
         conn.start()
         table.connections.append(conn)
         try:

@@ -65,9 +65,9 @@ def measure(rules_name: str, hands: int, seed: int = 0) -> dict[str, Any]:
         for _ in each_move(table, seat_bots(rules, ("heuristic",), s)):
             start = time.process_time()
             messages = Broadcast(table, None)
-            texts = [messages.text(viewer) for viewer in (0, 1, 2, 3, None)]
+            texts = [messages.data(viewer) for viewer in (0, 1, 2, 3, None)]
             times.append(time.process_time() - start)
-            largest = max(largest, *(len(t.encode()) for t in texts))
+            largest = max(largest, *(len(t) for t in texts))
     ordered = sorted(times)
     return {
         "rules": rules_name, "hands": hands, "broadcasts": len(times),

@@ -23,7 +23,10 @@ format does not change, only how hard the server looks for matches.
 
 :func:`protocol` is the uvicorn WebSocket protocol to serve with: uvicorn's own
 (``websockets-sansio``) with the 16 KB window; or None, for uvicorn's default, if
-this uvicorn does not have that protocol.
+this uvicorn does not have that protocol. It also lends the application a way to write
+a message at once (:data:`WRITE_NOW`, in the connection's ASGI scope): framed,
+compressed and handed to the transport in the caller's own step
+(:class:`handfoot.server.outbox.Connection` uses it whenever nothing waits).
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ MEMORY_LEVEL = 5
 
 #: ISA-L's level (0 to 3): 0, its fastest
 LEVEL = 0
+
+#: the key, in a WebSocket's ASGI scope's ``extensions``, of its protocol's
+#: ``write_now(text) -> bool`` (see :func:`protocol`)
+WRITE_NOW = "handfoot.write_now"
 
 
 def deflate() -> Any:
@@ -88,5 +95,26 @@ def protocol() -> type[Any] | None:
                 self.conn = ServerProtocol(extensions=[deflate()],
                                            max_size=self.config.ws_max_size,
                                            logger=logging.getLogger("uvicorn.error"))
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)  # (none: the handshake was refused)
+            if scope is not None:  # (the application has not started: a task to come)
+                scope["extensions"][WRITE_NOW] = self.write_now
+
+        def write_now(self, text: str | bytes) -> bool:
+            """Send ``text`` (or text in UTF-8) as one message now, as ``send`` would
+            once the socket is writable: True; or False, writing nothing, if the
+            handshake is not done, the socket is closing or gone, or its transport's
+            buffer is full (the caller then waits for it as before)."""
+            if not self.handshake_complete or self.close_sent or self.disconnected \
+                    or not self.writable.is_set() or self.transport.is_closing():
+                return False
+            try:
+                self.conn.send_text(text if isinstance(text, bytes) else text.encode())
+            except Exception:  # (the client began to close: the queue's way says so)
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
     return Protocol

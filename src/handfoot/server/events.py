@@ -68,6 +68,7 @@ from handfoot.server.live import (
     levels,
     new_token,
     offered_levels,
+    time_notice,
     token_hash,
 )
 from handfoot.server.paper import form_from_sheet, form_settings, sheet_from_form
@@ -146,13 +147,6 @@ def _entry_name(event: Event, kind: str, key: str) -> str:
     chapter = key.removeprefix("c:")
     return next((p.chapter for p in event.players if p.chapter.casefold() == chapter),
                 chapter)
-
-
-def time_notice(rules: Rules) -> str:
-    if rules.game.when_time_is_called == "end-hand":
-        return ("Time is called: this hand ends now as it stands (no going-out bonus), "
-                "and no new hand starts.")
-    return "Time is called: finish this hand; no new hand starts."
 
 
 class EventService:

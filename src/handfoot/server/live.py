@@ -26,6 +26,15 @@ from handfoot.server.table_log import MoveLog
 from handfoot.server.work import Origin
 
 
+def time_notice(rules: Rules) -> str:
+    """What everyone at a table is told when time is called there (by the club's clock;
+    the same words in every process that hears of it, from the notice or the log)."""
+    if rules.game.when_time_is_called == "end-hand":
+        return ("Time is called: this hand ends now as it stands (no going-out bonus), "
+                "and no new hand starts.")
+    return "Time is called: finish this hand; no new hand starts."
+
+
 def levels() -> list[str]:
     """The computer players' levels offered to people (``easy``...), then every bot."""
     named: dict[str, str] = getattr(bots_module, "LEVELS", {})

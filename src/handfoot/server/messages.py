@@ -58,7 +58,7 @@ def message_for(table: LiveTable, seat: int | None,
     """The state message one seat (or a spectator, with ``seat`` None) receives;
     ``legal``: the actions listed for the seat to act (worked out off the loop). As
     :class:`Broadcast` writes it, read back."""
-    parsed: dict[str, Any] = orjson.loads(Broadcast(table, legal).text(seat))
+    parsed: dict[str, Any] = orjson.loads(Broadcast(table, legal).data(seat))
     return parsed
 
 
@@ -96,6 +96,11 @@ class Broadcast:
 
     def text(self, seat: int | None) -> str:
         """The message of ``seat`` (None: a spectator's), as JSON."""
+        return self.data(seat).decode()
+
+    def data(self, seat: int | None) -> bytes:
+        """The message of ``seat`` (None: a spectator's), as JSON in UTF-8 (as it goes
+        out to the socket)."""
         table = self.table
         game = table.game
         view = public_view(game) if seat is None else seat_view(game, seat)
@@ -131,7 +136,7 @@ class Broadcast:
                          "ready": sorted(table.moves.ready),
                          "people": sorted(table.people())} if table.paused else None),
         }
-        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS)
 
 
 def pile_reason(table: LiveTable, seat: int | None, actor_reason: str | None) -> str | None:

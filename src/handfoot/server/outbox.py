@@ -4,6 +4,14 @@ sent by its own task with a time limit, so that no client can hold up a table.
 A client that does not keep up (a send not taken within :data:`SEND_TIMEOUT` seconds,
 or more than :data:`MAX_QUEUE` messages waiting) is dropped; it can reconnect and gets
 the whole state again.
+
+Most messages do not wait at all: when nothing is queued and the socket takes more
+(its transport below its high-water mark), a message is written at once through
+``write_now`` (the server's WebSocket protocol's own, see
+:mod:`handfoot.server.compression`): framed, compressed and handed to the transport in
+the step that made it, without a task woken for it, a timer set for its time limit, or
+the ASGI layers between the application and the socket. Only a socket that does not
+take its messages as they come (its transport's buffer full) goes through the queue.
 """
 
 from __future__ import annotations
@@ -25,6 +33,9 @@ MAX_QUEUE = 32  #: messages waiting (a newer state replaces a waiting one)
 
 SendText = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Awaitable[None]]
+#: writes a message (text, or text in UTF-8) at once and says True, or says False (the
+#: socket's buffer is full, or it is closing) and writes nothing
+WriteNow = Callable[[str | bytes], bool]
 
 
 class Connection:
@@ -32,14 +43,18 @@ class Connection:
 
     def __init__(self, seat: int | None, send_text: SendText | None = None,
                  close: Close | None = None, token: str | None = None,
-                 send_timeout: float = SEND_TIMEOUT) -> None:
+                 send_timeout: float = SEND_TIMEOUT, write_now: WriteNow | None = None
+                 ) -> None:
         self.seat = seat
         self.token = token
         self._send_text = send_text
+        self._write_now = write_now
+        self.sending = False  #: the task is sending a message (later ones wait behind it)
         self._close = close
         self.send_timeout = send_timeout
-        #: each message, and its JSON text when it was written once for several clients
-        self.queue: deque[tuple[dict[str, Any], str | None]] = deque()
+        #: each message, and its JSON text (or that text in UTF-8) when it was written
+        #: once for several clients
+        self.queue: deque[tuple[dict[str, Any], str | bytes | None]] = deque()
         self.ready = asyncio.Event()
         self.dropped = False
         self.why = ""
@@ -50,11 +65,17 @@ class Connection:
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def push(self, msg: dict[str, Any], text: str | None = None) -> None:
+    def push(self, msg: dict[str, Any], text: str | bytes | None = None) -> None:
         """Queue a message (never waits); a state replaces the state still waiting.
-        ``text``: the message as JSON, if it was written already."""
+        ``text``: the message as JSON (text, or text in UTF-8), if it was written
+        already."""
         if self.dropped:
             return
+        if self._write_now is not None and not self.queue and not self.sending:
+            start = cpu.now()
+            if self._write_now(text or json.dumps(msg)):
+                cpu.spent("socket write", start)
+                return
         if msg.get("type") == "state":
             for old in [m for m in self.queue if m[0].get("type") == "state"]:
                 self.queue.remove(old)
@@ -104,11 +125,14 @@ class Connection:
                     msg, text = self.queue.popleft()
                     if self._send_text is None:
                         continue
+                    self.sending = True
                     try:
                         start = cpu.now()
                         # a timer, not a task for each message (wait_for made one)
                         async with asyncio.timeout(self.send_timeout):
-                            await self._send_text(text or json.dumps(msg))
+                            out = text or json.dumps(msg)
+                            await self._send_text(
+                                out.decode() if isinstance(out, bytes) else out)
                         cpu.spent("socket send", start)
                     except TimeoutError:
                         log.info("dropped a client that does not read its messages")
@@ -117,6 +141,8 @@ class Connection:
                     except Exception:  # the socket is closed: its handler ends
                         self.dropped, self.why = True, "closed"
                         return
+                    finally:
+                        self.sending = False
         except asyncio.CancelledError:
             pass
 

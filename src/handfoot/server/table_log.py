@@ -57,6 +57,10 @@ class MoveLog:
     #: the whole list's
     written: dict[int | None, tuple[list[dict[str, Any]], list[bytes], bytes]] = field(
         default_factory=dict)
+    #: each viewer's entries made by putting one new entry before its last ones: the
+    #: list made, and the list it was made from (their JSON is kept: :meth:`entries_json`)
+    after: dict[int | None, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = field(
+        default_factory=dict)
 
     def start(self, game: Game, seat: int, action: Action) -> tuple[Before, Hand]:
         """Call just before ``action`` is applied."""
@@ -94,8 +98,10 @@ class MoveLog:
         if kept is not None and kept[0] == self.added - 1 and self.moves:
             # one move since this viewer's last message: its entry, then the others
             out = [self._entry(self.moves[-1], viewer), *kept[1][:SHOWN - 1]]
+            self.after[viewer] = (out, kept[1])
         else:
             out = [self._entry(move, viewer) for move in reversed(self.moves[-SHOWN:])]
+            self.after.pop(viewer, None)
         self.shown[viewer] = (self.added, out)
         return out
 
@@ -106,8 +112,10 @@ class MoveLog:
         kept = self.written.get(viewer)
         if kept is not None and kept[0] is out:
             return kept[2]
-        if kept is not None and len(out) > 1 and len(kept[0]) >= len(out) - 1 and all(
-                a is b for a, b in zip(out[1:], kept[0], strict=False)):
+        after = self.after.get(viewer)
+        if kept is not None and after is not None and after[0] is out \
+                and after[1] is kept[0]:
+            # the list is one new entry, then the first of those last written
             parts = [orjson.dumps(out[0]), *kept[1][:len(out) - 1]]
         else:
             told = {} if kept is None else {id(e): j for e, j in zip(kept[0], kept[1],

@@ -28,7 +28,7 @@ from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
 from handfoot.server import cpu
 from handfoot.server.appender import Appender
-from handfoot.server.live import LiveTable, default_level
+from handfoot.server.live import LiveTable, default_level, time_notice
 from handfoot.server.messages import Broadcast
 from handfoot.server.pool import BrokenWorker, rules_from_toml
 from handfoot.server.store import ActionRow, SeqTaken, Store, TimeCalled
@@ -217,7 +217,12 @@ class Manager:
 
     @staticmethod
     def _time_point(table: LiveTable) -> None:
+        """Call time in the game if it was called at this point of the log (learned
+        from the log, or from an action refused for it, before the notice that says so
+        is heard: the table is told in the same words as the notice's)."""
         if table.time_seq is not None and table.time_seq == table.seq:
+            if not table.game.time_called:
+                table.notice = time_notice(table.rules)
             table.game.call_time()
 
     def _over(self, table: LiveTable) -> None:
@@ -390,7 +395,7 @@ class Manager:
                 return
             if table.seq != seq or table.game is not game:
                 return  # it changed meanwhile: the broadcast of that change follows
-        written: dict[int | None, str] = {}  # once for each seat
+        written: dict[int | None, bytes] = {}  # once for each seat
         messages: Broadcast | None = None
         for conn in list(table.connections):
             if conn.dropped:
@@ -402,7 +407,7 @@ class Manager:
                 start = cpu.now()
                 if messages is None:
                     messages = Broadcast(table, legal)
-                text = written[conn.seat] = messages.text(conn.seat)
+                text = written[conn.seat] = messages.data(conn.seat)
                 cpu.spent("state message", start)
             conn.push(_STATE, text)
 
