@@ -24,6 +24,7 @@ from handfoot.server.pool import (
     ServedGame,
     actions_played,
     actions_since,
+    rules_from_toml,
 )
 from handfoot.server.work import (
     PEOPLE_WORKERS,
@@ -33,6 +34,7 @@ from handfoot.server.work import (
     decide_at,
     list_legal_at,
     people_moves,
+    plan_at,
 )
 
 pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
@@ -173,6 +175,103 @@ def test_a_computer_player_decides_in_the_worker_as_it_would_at_home() -> None:
         return n
 
     assert asyncio.run(run()) > 50  # a whole hand, decision by decision
+
+
+def test_a_computer_player_plans_its_turn_in_one_question_as_it_decides_move_by_move(
+        ) -> None:
+    """A computer player asked for the rest of its turn at once (``plan_at``) plans the
+    very moves it chooses when asked move by move, seeing each move's outcome: a whole
+    game of six-deck played from plans, each plan one player's moves up to another's
+    turn, and the worker's copy, kept ahead of the table meanwhile, stays in step (only
+    the news sent, never the game again)."""
+    rules = preset("six-deck")
+    origin = Origin(rules.to_toml(), 9, None)
+    game = ServedGame(rules, 9)
+    here = seat_bots(rules, ["medium"], 9)  # the same players, kept in this process
+
+    async def run() -> tuple[int, int, int]:
+        pool = Pool(1)
+        moves = plans = longer = 0
+        try:
+            while len(game.results) < 2 and not game.over:
+                seat = game.actor
+                hand = game.hand.hand_number
+                planned, late = await pool.at_table(
+                    game, origin, plan_at, seat, "medium", 9 * 31 + seat, 10.0,
+                    played_ahead=lambda answer: answer[0])
+                assert not late and planned
+                plans += 1
+                longer += len(planned) > 1
+                for i, action in enumerate(planned):
+                    assert game.actor == seat and game.hand.hand_number == hand
+                    assert action_to_json(action) == action_to_json(
+                        here[seat].choose(None, game.legal_actions()))
+                    game.apply(action, seat)
+                    moves += 1
+                    if i < len(planned) - 1:
+                        assert game.actor == seat  # a plan stops where the turn passes
+                # the plan went to the end of the turn (or of the hand)
+                assert game.actor != seat or game.hand.hand_number != hand or game.over
+                # the worker's copy, ahead of the table, is where the table now is
+                assert await pool.at_table(game, origin, list_legal_at) == \
+                    _moves_here(game)
+        finally:
+            pool.close()
+        assert pool.sent_whole == 1  # the first question only
+        return moves, plans, longer
+
+    moves, plans, longer = asyncio.run(run())
+    assert plans < moves and longer > 10  # turns of several moves, each one question
+
+
+def test_a_plan_the_table_did_not_follow_sends_the_game_whole() -> None:
+    """The table plays only the first of a planned turn's moves and then another of its
+    own (a seat handed back to its person, say): the worker's copy went another way, so
+    the next question sends the game whole, and the answer is the table's. The same
+    when time is called in the middle of a turn (a house rule that plays the hand out
+    when time is called)."""
+    rules = rules_from_toml(preset("classic").to_toml().replace(
+        'when_time_is_called = "end-hand"', 'when_time_is_called = "finish-hand"'))
+    assert rules.game.when_time_is_called == "finish-hand"
+    origin = Origin(rules.to_toml(), 3, None)
+
+    async def run() -> None:
+        pool = Pool(1)
+        try:
+            for time_called in (False, True):
+                game = ServedGame(rules, 3)
+                bots = seat_bots(rules, ["random"], 3)
+                # to a turn of a computer player that plans two moves (a plan the
+                # table followed in part, or longer, is found out by its count alone)
+                while True:
+                    seat = game.actor
+                    planned, _ = await pool.at_table(
+                        game, origin, plan_at, seat, "random", 77 + seat, 10.0,
+                        played_ahead=lambda answer: answer[0])
+                    if len(planned) == 2:
+                        break
+                    for action in planned:
+                        game.apply(action, seat)
+                game.apply(planned[0], seat)  # the first move as planned, then:
+                if time_called:
+                    game.call_time()  # the hand goes on to its end
+                    game.apply(planned[1], seat)  # the second as planned, time called
+                else:
+                    others = [a for a in game.legal_actions() if a != planned[1]]
+                    game.apply(others[0], seat)  # another move than planned
+                before = pool.sent_whole
+                assert await pool.at_table(game, origin, list_legal_at) == \
+                    _moves_here(game)
+                assert pool.sent_whole == before + 1  # sent whole
+                if not game.over:  # and the copy goes on in step
+                    _move(game, bots)
+                    assert await pool.at_table(game, origin, list_legal_at) == \
+                        _moves_here(game)
+                    assert pool.sent_whole == before + 1
+        finally:
+            pool.close()
+
+    asyncio.run(run())
 
 
 def test_the_time_budget_s_alarm_interrupts_only_inside_the_budget() -> None:

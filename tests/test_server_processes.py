@@ -316,11 +316,14 @@ def _never_twice(a: ServerProcess, b: ServerProcess) -> None:
         assert sum(i["bot_actions"] for i in infos) == written
         assert sum(i["bot_lost"] for i in infos) == 0
         assert sum(i["decisions"] for i in infos) == written  # no decision made twice
-        # each decision sent its worker the game whole or only the news; whole only the
-        # first time (not with every decision, as before the workers kept the games)
+        # a computer player's turn is one question to its worker, for all its moves
+        plans = sum(i["plans"] for i in infos)
+        assert written // 8 < plans < written
+        # each question sent its worker the game whole or only the news; whole only the
+        # first time (not with every question, as before the workers kept the games)
         whole = sum(i["sent_whole"] for i in infos)
-        assert whole + sum(i["sent_since"] for i in infos) == written
-        assert len(tids) <= whole <= 2 * len(tids) < written // 10
+        assert whole + sum(i["sent_since"] for i in infos) == plans
+        assert len(tids) <= whole <= 2 * len(tids) < plans // 10
         assert all(len(i["gc_passes"]) == len(i["gc_seconds"]) == 3 for i in infos)
     finally:
         for c in clients:

@@ -534,7 +534,9 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             "live": len(manager.live),
             "kept": len(manager.keepers.kept) if manager.keepers.shared
             else sum(1 for t in manager.live.values() if not t.game.over),
-            "decisions": manager.work.decisions, "bot_actions": manager.bot_actions,
+            # the computer players' moves decided, in how many questions (a turn each)
+            "decisions": manager.work.decisions, "plans": manager.work.plans,
+            "bot_actions": manager.bot_actions,
             "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard,
             # games sent whole to the worker processes, and calls that sent only news
             "sent_whole": manager.work.bots.sent_whole + manager.work.people.sent_whole,

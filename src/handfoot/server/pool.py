@@ -220,7 +220,11 @@ class _Worker:
 class _Sent:
     token: int
     worker: int = 0  #: the worker's number when it was last sent the game
-    count: int = 0  #: the actions it was sent
+    count: int = 0  #: the actions its copy holds
+    #: the moves its copy played ahead of the table (a computer player's turn planned
+    #: there), with the number of actions they follow and the time point then known:
+    #: the table's own moves are held to them at the next call
+    ahead: tuple[int, tuple[Action, ...], int | None] | None = None
 
 
 class Pool:
@@ -328,13 +332,29 @@ class Pool:
         return value
 
     async def at_table(self, game: ServedGame, origin: Origin, func: Callable[..., Any],
-                       *args: Any) -> Any:
+                       *args: Any,
+                       played_ahead: Callable[[Any], Sequence[Action]] | None = None
+                       ) -> Any:
         """``func(kept, *args)`` in the worker that keeps ``game`` (a :class:`Kept`, its
-        copy of the game as it stands now), sending it only what it has not heard."""
+        copy of the game as it stands now), sending it only what it has not heard.
+
+        ``played_ahead``: for a ``func`` that plays moves on the worker's copy beyond
+        the table's (:func:`handfoot.server.work.plan_at`), the moves it played, read
+        from its answer. At the next call the table's moves since are held to them: if
+        the table played them all, in that order, and time was not called meanwhile,
+        the copy is sent what followed; otherwise it went another way, and is sent the
+        game whole."""
         sent = self._sent.get(game)
         if sent is None:
             sent = self._sent[game] = _Sent(next(self._tokens))
         count, time_at = actions_played(game), time_point(game)
+        if sent.ahead is not None:
+            start, planned, time_then = sent.ahead
+            sent.ahead = None
+            end = start + len(planned)
+            if count < end or time_at != time_then or \
+                    [a for _, a in actions_since(game, start, end)] != list(planned):
+                sent.worker = 0  # (no worker has number 0: the game goes whole)
         check = (count, game.hand.hand_number, game.over)
         w = await self._worker(sent.token % self.size)
         whole = sent.worker != w.number or sent.count > count
@@ -355,6 +375,11 @@ class Pool:
             if status == _ERROR:
                 sent.worker = 0  # whole next time
                 raise value
+            if played_ahead is not None:
+                ahead = tuple(played_ahead(value))
+                if ahead:
+                    sent.ahead = (count, ahead, time_at)
+                    sent.count = count + len(ahead)
             return value
         raise RuntimeError("a worker asked for a game it was sent whole")
 

@@ -618,6 +618,12 @@ class Manager:
 
     async def _run_bots(self, table: LiveTable) -> None:
         lost = 0  # worker processes lost in a row (one is started again for each)
+        # the rest of a computer player's turn, as its worker planned it in one
+        # question, and the point of the game its next move was planned for: the
+        # seat, the table's number of actions, the player's level and seed, the game
+        # and whether time was called (anything else: it is asked again)
+        planned: list[Action] = []
+        planned_for: tuple[Any, ...] = ()
         try:
             while not self.closing and not table.game.over and not table.paused \
                     and table.is_bot(table.game.actor):
@@ -631,22 +637,35 @@ class Manager:
                         break
                     seat = game.actor
                     _, level, seed = self._bot(table, seat)
-                    # the computer thinks in a worker process, within its time budget;
-                    # the lock keeps the game still meanwhile
+                    point = (seat, table.seq, level, seed, game, game.time_called)
+                    if not planned or planned_for != point:
+                        # the computer thinks in a worker process, within its time
+                        # budget; the lock keeps the game still meanwhile
+                        try:
+                            planned = await self.work.plan(game, table.origin, seat,
+                                                           level, seed)
+                        except BrokenWorker:
+                            lost += 1
+                            if lost >= 3 or self.closing:
+                                raise
+                            log.warning("a worker process ended; table %s goes on",
+                                        table.id)
+                            continue
+                        lost = 0
+                    action = planned.pop(0)
                     try:
-                        action = await self.work.decide(game, table.origin, seat, level,
-                                                        seed)
-                    except BrokenWorker:
-                        lost += 1
-                        if lost >= 3 or self.closing:
-                            raise
-                        log.warning("a worker process ended; table %s goes on", table.id)
+                        done = await self._act_locked(table, seat, action, again=False)
+                    except IllegalAction:  # cannot be (the point was checked): ask again
+                        log.exception("table %s: a planned move is refused", table.id)
+                        planned = []
                         continue
-                    lost = 0
-                    if await self._act_locked(table, seat, action, again=False):
+                    if done:
                         self.bot_actions += 1
+                        planned_for = (seat, table.seq, level, seed, game,
+                                       game.time_called)
                     else:
                         self.bot_lost += 1
+                        planned = []
                 await self.broadcast(table)
         except asyncio.CancelledError:
             raise

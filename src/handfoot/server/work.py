@@ -154,6 +154,34 @@ def decide_at(kept: Kept, seat: int, level: str, seed: int, budget: float
     return decide(bot, view, game.legal_actions(reads_state(bot)), budget)
 
 
+#: the most moves of one turn a computer player plans in one question to its worker
+MOST_AHEAD = 16
+
+
+def plan_at(kept: Kept, seat: int, level: str, seed: int, budget: float
+            ) -> tuple[list[Action], bool]:
+    """In the worker keeping the table: the computer player's moves for the rest of its
+    turn (until another player is to act, the hand ends, or :data:`MOST_AHEAD` moves),
+    each decided as :func:`decide_at` decides it and played on the worker's copy, as the
+    table will play them one by one; and whether one ran out of time. The player
+    decides each move seeing what the one before did, exactly as when asked move by
+    move (the same choices: tested). The table holds its moves to these at its next
+    question (:meth:`Pool.at_table`'s ``played_ahead``)."""
+    game = kept.game
+    hand = game.hand.hand_number
+    out: list[Action] = []
+    late = False
+    while True:
+        action, out_of_time = decide_at(kept, seat, level, seed, budget)
+        game.apply(action, seat)
+        kept.count += 1
+        out.append(action)
+        late = late or out_of_time
+        if late or game.over or game.hand.hand_number != hand or game.actor != seat \
+                or len(out) >= MOST_AHEAD:
+            return out, late
+
+
 def people_moves(game: Game, budget: float = LISTING_BUDGET) -> list[dict[str, Any]]:
     """The moves a person to act is shown, as JSON: every legal move
     (:func:`list_legal`), and each discard and each one card added to a meld also for
@@ -283,7 +311,8 @@ class Work:
         self.budget = budget
         self.bots = Pool(self.bot_workers, niceness=10)
         self.people = Pool(PEOPLE_WORKERS)
-        self.decisions = 0
+        self.decisions = 0  #: the computer players' moves decided
+        self.plans = 0  #: the questions that asked for them (a turn's moves each)
         self.out_of_time = 0
 
     async def run(self, which: str, func: Callable[..., T], *args: Any) -> T:
@@ -303,6 +332,22 @@ class Work:
         self.decisions += 1
         self.out_of_time += late
         return action
+
+    async def plan(self, game: ServedGame, origin: Origin, seat: int, level: str, seed: int
+                   ) -> list[Action]:
+        """The moves the computer player at ``seat`` (of ``level``, seeded with ``seed``)
+        plans for the rest of its turn (:func:`plan_at`), in one question to its worker:
+        the table plays them one by one, each checked again as it is played, and asks
+        again if anything else happened meanwhile."""
+        actions: list[Action]
+        late: bool
+        actions, late = await self.bots.at_table(
+            game, origin, plan_at, seat, level, seed, self.budget,
+            played_ahead=lambda answer: answer[0])
+        self.decisions += len(actions)
+        self.plans += 1
+        self.out_of_time += late
+        return actions
 
     async def legal(self, game: ServedGame, origin: Origin) -> list[dict[str, Any]]:
         """The legal moves of the player to act, as JSON."""
