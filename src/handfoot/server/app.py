@@ -90,12 +90,22 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _rules_named(store: Store, name: str) -> Rules:
+    """A preset, or a rule set saved in the database (read there: call it in a thread,
+    or use :func:`_rules`)."""
     if name in PRESET_NAMES:
         return preset(name)
     saved = None if len(name) > 80 or "\x00" in name else store.rule_set(name)
     if saved is None:
         raise ApiError(f"There is no rule set called {name[:80]!r}.", 404)
     return Rules.from_toml(saved[1])
+
+
+async def _rules(store: Store, name: str) -> Rules:
+    """:func:`_rules_named` from the event loop: a saved rule set is read (and its TOML
+    read) in a thread, so that the loop never waits for the database."""
+    if name in PRESET_NAMES:
+        return preset(name)
+    return await asyncio.to_thread(_rules_named, store, name)
 
 
 def _valid_id(table_id: str) -> bool:
@@ -159,7 +169,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                         seed: int | None, wait: bool = False) -> dict[str, Any]:
         """``wait``: the game starts when every person has joined (or the host starts
         it); else at once."""
-        rules = _rules_named(store, rules_name)
+        rules = await _rules(store, rules_name)
         n = rules.players.seats
         if len(seats) != n:
             raise ApiError(f"These rules seat {n} players; {len(seats)} seats were given.")
@@ -191,10 +201,11 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         # without an explicit seed the deals come from a secret of 256 bits, shown
         # to nobody while the game is played
         secret = new_secret() if seed is None else None
-        try:
-            store.create_table(rules_name, rules.to_toml(), seed or 0, stored, table_id=tid,
-                               secret=secret, creator_hash=token_hash(creator),
-                               waiting=wait and any(t is not None for t in tokens))
+        try:  # (written in a thread: the loop never waits for the database)
+            await asyncio.to_thread(
+                store.create_table, rules_name, rules.to_toml(), seed or 0, stored,
+                table_id=tid, secret=secret, creator_hash=token_hash(creator),
+                waiting=wait and any(t is not None for t in tokens))
         except Exception:
             limits.give_back("tables", who)
             raise
@@ -219,22 +230,28 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     async def api_presets(request: Request) -> Response:
         out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
                 "teams": preset(n).players.teams, "saved": False} for n in PRESET_NAMES]
-        for name, base in store.rule_sets():
-            rules = _rules_named(store, name)
-            out.append({"name": name, "title": f"house rules from {base}",
-                        "seats": rules.players.seats, "teams": rules.players.teams,
-                        "saved": True})
+
+        def saved() -> list[dict[str, Any]]:  # (the database read in a thread)
+            found = []
+            for name, base in store.rule_sets():
+                rules = _rules_named(store, name)
+                found.append({"name": name, "title": f"house rules from {base}",
+                              "seats": rules.players.seats, "teams": rules.players.teams,
+                              "saved": True})
+            return found
+
+        out += await asyncio.to_thread(saved)
         return JSONResponse({"rule_sets": out, "levels": offered_levels(),
                              "all_levels": levels(), "default_level": default_level()})
 
     async def api_rules(request: Request) -> Response:
-        rules = _rules_named(store, request.path_params["name"])
+        rules = await _rules(store, request.path_params["name"])
         return JSONResponse({"name": rules.name, "toml": rules.to_toml()})
 
     async def api_rules_form(request: Request) -> Response:
         """A rule set as the house rules form shows it: its settings grouped, each with
         its explanation and value."""
-        rules = _rules_named(store, request.path_params["name"])
+        rules = await _rules(store, request.path_params["name"])
         return JSONResponse({"name": request.path_params["name"], "groups": form(rules)})
 
     async def api_check_rules(request: Request) -> Response:
@@ -255,7 +272,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             raise ApiError("The settings must be an object of setting: value.")
         if owner is not None and (not isinstance(owner, str) or not 0 < len(owner) <= 100):
             raise ApiError("The owner token is not valid.")
-        base = _rules_named(store, base_name)
+        base = await _rules(store, base_name)
         try:
             rules = (Rules.from_dict(settings_from_form(settings), base=base)
                      if settings is not None else Rules.from_toml(text, base=base))
@@ -275,11 +292,12 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                 raise ApiError(f"{name!r} is a preset's name; choose another.")
             owner = owner or new_token()
             rules = dataclasses.replace(rules, name=name)
-            exists = store.rule_set(name) is not None
+            exists = await asyncio.to_thread(store.rule_set, name) is not None
             who = "" if exists else limit(request, "rule_sets",
                                           "Too many rule sets were saved from here")
             try:
-                store.save_rule_set(name, base_name, rules.to_toml(), token_hash(owner))
+                await asyncio.to_thread(store.save_rule_set, name, base_name,
+                                        rules.to_toml(), token_hash(owner))
             except RuleSetTaken:
                 if who:
                     limits.give_back("rule_sets", who)
@@ -381,7 +399,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         data = await _body(request)
         rules_name = str(data.get("rules", "texas-good-sam"))
         level = str(data.get("level", default_level()))
-        rules = _rules_named(store, rules_name)
+        rules = await _rules(store, rules_name)
         seats: list[dict[str, Any]] = [{"kind": "human", "name": str(data.get("name", "You"))}]
         seats += [{"kind": "bot", "level": level} for _ in range(rules.players.seats - 1)]
         out = await new_table(request, rules_name, seats, seed_value(data.get("seed")))
