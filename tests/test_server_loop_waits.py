@@ -1,6 +1,7 @@
-"""The event loop never waits for the database: starting a table and reading or
-saving a rule set go through a thread (the store's calls are made where no event loop
-runs), so that one slow statement holds up no other table."""
+"""The event loop never waits for the database: starting a table, reading or saving a
+rule set, and writing a finished game's result go through a thread (the store's calls
+are made where no event loop runs), so that one slow statement holds up no other
+table."""
 
 from __future__ import annotations
 
@@ -52,8 +53,9 @@ async def _request(app: Any, method: str, path: str, body: Any = None
     return status, json.loads(b"".join(chunks) or b"null")
 
 
-def test_starting_a_table_and_rule_sets_never_wait_on_the_event_loop(
-        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def _spy(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> dict[str, list[str]]:
+    """Where each call of these methods of the store is made: "event loop" or
+    "thread"."""
     where: dict[str, list[str]] = {}
 
     def spy(name: str) -> None:
@@ -69,8 +71,14 @@ def test_starting_a_table_and_rule_sets_never_wait_on_the_event_loop(
 
         monkeypatch.setattr(Store, name, called)
 
-    for name in ("create_table", "rule_set", "rule_sets", "save_rule_set"):
+    for name in names:
         spy(name)
+    return where
+
+
+def test_starting_a_table_and_rule_sets_never_wait_on_the_event_loop(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    where = _spy(monkeypatch, ["create_table", "rule_set", "rule_sets", "save_rule_set"])
 
     async def run() -> None:
         app = create_app(sqlite_url, work=Work(bot_workers=1))
@@ -89,3 +97,38 @@ def test_starting_a_table_and_rule_sets_never_wait_on_the_event_loop(
     asyncio.run(run())
     assert set(where) == {"create_table", "rule_set", "rule_sets", "save_rule_set"}
     assert all(w == "thread" for calls in where.values() for w in calls), where
+
+
+def test_a_finished_game_s_result_is_written_off_the_event_loop(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A game of one hand between computers: when it ends, its result (for the lobby)
+    is written in a thread, and whether it was a club event's table is not asked of the
+    database again (it was read with the table)."""
+    where = _spy(monkeypatch, ["set_result", "event_table"])
+
+    async def run() -> None:
+        app = create_app(sqlite_url, bot_delay=0.0, work=Work(bot_workers=1))
+        async with app.router.lifespan_context(app):
+            status, _ = await _request(app, "POST", "/api/rule-sets/check", {
+                "base": "alabama-samboree", "toml": "[game]\nhands = 1\n",
+                "name": "One hand"})
+            assert status == 200
+            status, made = await _request(app, "POST", "/api/tables", {
+                "rules": "One hand", "seed": 6,
+                "seats": [{"kind": "bot", "level": "random"}] * 4})
+            assert status == 200
+            manager = app.state.manager
+            table = manager.live[made["id"]]
+            row = None
+            for _ in range(1200):  # (a minute at most)
+                if table.game.over:
+                    row = await asyncio.to_thread(manager.store.table, made["id"])
+                    if row is not None and row.result is not None:
+                        break
+                await asyncio.sleep(0.05)
+            assert table.game.over and row is not None and row.result is not None
+            assert row.result["hand_number"] == 1 and row.result["seq"] == table.seq
+
+    asyncio.run(run())
+    assert where["set_result"] == ["thread"]
+    assert all(w == "thread" for w in where["event_table"]), where

@@ -242,6 +242,8 @@ class EventService:
 
     # --------------------------------------------------------------- results
     def _game_over(self, table: LiveTable) -> None:
+        if table.club_event is False:  # (known when it was read: nothing to ask)
+            return
         tag = self.store.event_table(table.id)
         if tag is None:
             return

@@ -69,6 +69,8 @@ class Manager:
         self.bot_actions = 0  #: computer players' actions written by this process
         self.bot_lost = 0  #: ... refused because another writer was first
         self._claiming: set[asyncio.Task[None]] = set()
+        #: finished games' results on their way to the database
+        self._writing: set[asyncio.Task[None]] = set()
 
     def in_step(self) -> bool:
         """Whether other processes' changes reach this one as they are made (then a
@@ -114,11 +116,12 @@ class Manager:
         if row is None:
             return None
         rules = rules_from_toml(row.rules_toml)
+        timed = self.store.event_table(table_id) is not None
         table = LiveTable(row, rules, make_game(rules, row.seed, row.secret), seq=0,
                           time_seq=self.store.time_called(table_id),
                           waiting=self.store.is_waiting(table_id),
                           joined=self.store.joined_seats(table_id),
-                          timed=self.store.event_table(table_id) is not None)
+                          timed=timed, club_event=timed)
         self._catch_up(table)
         self._keep(table)
         who = self._who(table)
@@ -229,15 +232,28 @@ class Manager:
         """The game is over: its summary for the lobby, and whoever waits for it."""
         g = table.game
         self.keepers.release(table.id)
-        self.store.set_result(table.id, {"totals": list(g.totals),
-                                         "winners": list(g.winners), "seq": table.seq,
-                                         "hand_number": g.hand_number,
-                                         "time_called": g.time_called})
+        result = {"totals": list(g.totals), "winners": list(g.winners), "seq": table.seq,
+                  "hand_number": g.hand_number, "time_called": g.time_called}
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (a table read outside the loop: written here)
+            self.store.set_result(table.id, result)
+        else:  # the loop never waits for the database: written in a thread
+            task = loop.create_task(asyncio.to_thread(self.store.set_result, table.id,
+                                                      result))
+            self._writing.add(task)
+            task.add_done_callback(self._written)
         for hook in self.on_over:
             try:
                 hook(table)
             except Exception:  # a listener's failure never stops the game
                 log.exception("after the game at table %s", table.id)
+
+    def _written(self, task: asyncio.Task[None]) -> None:
+        self._writing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a finished game's result was not written",
+                      exc_info=task.exception())
 
     def unload_idle(self, now: float | None = None) -> list[str]:
         """Forget the tables nobody has used for :attr:`idle` seconds (no connection, no
@@ -695,6 +711,8 @@ class Manager:
 
     async def close(self) -> None:
         self.closing = True
+        if self._writing:  # the results of games just finished are written first
+            await asyncio.wait(list(self._writing), timeout=10)
         for t in self.live.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
