@@ -72,9 +72,9 @@ def test_a_message_is_written_at_once_when_nothing_waits_and_queued_in_order_oth
     takes = [True]
     gate = asyncio.Event()
 
-    def write_now(text: str) -> bool:
+    def write_now(text: str | bytes) -> bool:
         if takes[0]:
-            wire.append("now " + text)
+            wire.append("now " + (text if isinstance(text, str) else text.decode()))
         return takes[0]
 
     async def send_text(text: str) -> None:
