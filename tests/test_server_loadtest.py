@@ -23,9 +23,9 @@ def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_
             # the seat to act is sent its moves (the server lists them in a worker)
             super().__init__(table, legal if table.game.over else [{"type": "draw"}])
 
-        def text(self, seat: int | None) -> str:
-            out = super().text(seat)
-            written.append(out)
+        def data(self, seat: int | None) -> bytes:
+            out = super().data(seat)
+            written.append(out.decode())
             return out
 
     monkeypatch.setattr(bench_messages, "Broadcast", Keep)
