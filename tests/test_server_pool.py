@@ -320,3 +320,40 @@ def test_a_served_game_is_referred_to_weakly_and_forgotten_when_it_is_gone() -> 
     running = main(game)
     del game  # (the coroutine holds the only reference)
     asyncio.run(running)
+
+
+def test_a_person_s_moves_are_listed_on_the_loop_for_small_hands_and_in_a_worker_else() -> None:
+    """The moves shown to a person holding at most ``Work.list_here`` cards are listed
+    on the event loop, larger hands in a worker; both give exactly what the game lists
+    (:func:`people_moves`). Here the limit is lowered to 6 cards, so that a six-deck
+    hand (11 cards dealt, fewer as they are laid down) crosses it both ways."""
+    from handfoot.server.work import LIST_HERE, Work, listed_here
+    rules = preset("six-deck")
+    origin = Origin(rules.to_toml(), 5, None)
+    game = ServedGame(rules, 5)
+    bots = seat_bots(rules, ["medium"], 5)
+    assert listed_here(game) and LIST_HERE >= 30  # a hand as dealt, in every preset
+
+    async def run() -> tuple[int, int, int]:
+        work = Work(bot_workers=1)
+        work.list_here = 6
+        here = away = 0
+        try:
+            for _ in range(120):
+                if game.over:
+                    break
+                small = game.hand.hand_len[game.actor] <= 6
+                before = (work.listed_here, work.people.sent_whole + work.people.sent_since)
+                assert await work.legal(game, origin) == people_moves(game)
+                after = (work.listed_here, work.people.sent_whole + work.people.sent_since)
+                assert after == ((before[0] + 1, before[1]) if small
+                                 else (before[0], before[1] + 1))
+                here += small
+                away += not small
+                _move(game, bots)
+        finally:
+            work.close()
+        return here, away, work.listed_here
+
+    here, away, counted = asyncio.run(run())
+    assert here > 10 and away > 10 and counted == here

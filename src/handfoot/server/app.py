@@ -554,6 +554,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             else sum(1 for t in manager.live.values() if not t.game.over),
             # the computer players' moves decided, in how many questions (a turn each)
             "decisions": manager.work.decisions, "plans": manager.work.plans,
+            # the people's moves listed on the event loop (the rest in a worker)
+            "listed_here": manager.work.listed_here,
             "bot_actions": manager.bot_actions,
             "bot_lost": manager.bot_lost, "heard": 0 if bus is None else bus.heard,
             # games sent whole to the worker processes, and calls that sent only news
