@@ -1,4 +1,5 @@
-"""The load test's glance at a state message agrees with reading the message whole."""
+"""The load test's glance at a state message, and its reading of the moves listed,
+agree with reading the message whole."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import orjson
 import pytest
 
 from handfoot.server import bench_messages
-from handfoot.server.loadtest import glance
+from handfoot.server.loadtest import glance, legal_of
 from handfoot.server.messages import Broadcast
+from handfoot.server.work import people_moves
 
 pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
 
@@ -20,8 +22,8 @@ def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_
 
     class Keep(Broadcast):
         def __init__(self, table: Any, legal: list[dict[str, Any]] | None) -> None:
-            # the seat to act is sent its moves (the server lists them in a worker)
-            super().__init__(table, legal if table.game.over else [{"type": "draw"}])
+            # the seat to act is sent its moves, as a person is shown them
+            super().__init__(table, legal if table.game.over else people_moves(table.game))
 
         def data(self, seat: int | None) -> bytes:
             out = super().data(seat)
@@ -36,6 +38,7 @@ def test_a_glance_at_every_state_message_of_a_hand_reads_what_the_whole_message_
         assert glance(text) == (msg["seq"], msg["view"]["game_over"], bool(msg["legal"]),
                                 bool(msg["waiting"]))
         assert glance(text.encode()) == glance(text)
+        assert legal_of(text) == msg["legal"]
         listed += bool(msg["legal"])
     assert len(written) > 100 and 0 < listed < len(written)
 
