@@ -464,6 +464,51 @@ def test_idle_tables_are_unloaded_from_memory(sqlite_url: str) -> None:  # noqa:
     store.close()
 
 
+def test_a_table_another_process_keeps_is_let_go_sooner_when_nobody_here_watches(
+        sqlite_url: str) -> None:  # noqa: F811
+    """With several processes, a table this process only follows (another keeps it and
+    nobody is connected here) is let go after FOLLOWED_IDLE seconds, not IDLE: each of
+    its moves was applied here for nobody. Moves pushed to nobody do not count as use;
+    a table kept here waits the full time."""
+    import asyncio
+
+    from handfoot.server.store import Store
+    from handfoot.server.sync import LocalKeepers
+    from handfoot.server.tables import FOLLOWED_IDLE, IDLE, Manager
+
+    class KeptHere(LocalKeepers):
+        shared = True
+
+        def keeps(self, table_id: str) -> bool:
+            return table_id in self.kept
+
+    store = Store(sqlite_url)
+    seats = [{"kind": "human", "token_hash": "x"}] * 4
+    followed = store.create_table("classic", preset("classic").to_toml(), 1, seats)
+    kept = store.create_table("classic", preset("classic").to_toml(), 2, seats)
+
+    async def go() -> None:
+        manager = Manager(store)
+        manager.keepers = KeptHere()
+        manager.keepers.kept.add(kept)
+        try:
+            a, b = await manager.aload(followed), await manager.aload(kept)
+            assert a is not None and b is not None
+            start = max(a.used, b.used)
+            await manager.broadcast(a)  # a move heard and pushed to nobody here
+            assert a.used <= start
+            assert manager.unload_idle(now=start + FOLLOWED_IDLE / 2) == []
+            assert manager.unload_idle(now=start + FOLLOWED_IDLE + 1) == [followed]
+            assert manager.unload_idle(now=start + IDLE - 1) == []
+            assert manager.unload_idle(now=start + IDLE + 1) == [kept]
+        finally:
+            await manager.close()
+
+    assert FOLLOWED_IDLE < IDLE
+    asyncio.run(go())
+    store.close()
+
+
 # ------------------------------------------------------- 11. the cookie
 
 

@@ -41,6 +41,10 @@ log = logging.getLogger("handfoot.server")
 _STATE: dict[str, Any] = {"type": "state"}
 
 IDLE = 600.0  #: seconds after which a table nobody watches is unloaded from memory
+#: ... a table another process keeps, with nobody connected here: this process only
+#: followed its moves (applied each as it heard it, for nobody); read again from the
+#: log when next wanted
+FOLLOWED_IDLE = 60.0
 
 __all__ = ["Manager"]
 
@@ -257,13 +261,17 @@ class Manager:
 
     def unload_idle(self, now: float | None = None) -> list[str]:
         """Forget the tables nobody has used for :attr:`idle` seconds (no connection, no
-        computer player acting); they are rebuilt from their logs when next wanted."""
+        computer player acting), and for :data:`FOLLOWED_IDLE` seconds those another
+        process keeps; they are rebuilt from their logs when next wanted."""
         now = time.monotonic() if now is None else now
         gone = []
+        shared = self.keepers.shared
         for tid, t in list(self.live.items()):
             busy = t.connections or t.lock.locked() or (
                 t.bot_task is not None and not t.bot_task.done())
-            if not busy and now - t.used > self.idle:
+            idle = self.idle if not shared or self.keepers.keeps(tid) \
+                else min(self.idle, FOLLOWED_IDLE)
+            if not busy and now - t.used > idle:
                 del self.live[tid]
                 gone.append(tid)
         return gone
@@ -396,9 +404,10 @@ class Manager:
                 "minimum": None if opened else game.hand.minimums[team]}
 
     async def broadcast(self, table: LiveTable) -> None:
-        """Queue each connection's state (the seat to act gets its legal actions, listed
-        in a worker process). Never waits for a client."""
-        table.used = time.monotonic()
+        """Queue each connection's state (the seat to act gets its legal actions:
+        :meth:`Work.legal`). Never waits for a client."""
+        if table.connections:  # (a move pushed to nobody is not a use)
+            table.used = time.monotonic()
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
         actor = None if game.over or table.waiting else game.actor
