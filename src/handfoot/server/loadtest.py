@@ -68,9 +68,10 @@ def glance(raw: str | bytes) -> tuple[int, bool, bool, bool] | None:
     the table waits for its people to press Next hand; None for any other message (or
     a state not written as expected), which is read whole.
 
-    Inside a JSON string a quote is escaped, so ``"game_over":true``, ``"legal":[]``
-    and ``"waiting":null`` are found only as keys and values; the state has no other
-    key of those names.
+    Inside a JSON string a quote is escaped, so ``"game_over":`` and ``"legal":`` are
+    found only as keys; the state has no other key of those names, the server writes
+    ``"legal"`` after the view, and ``"waiting"`` last. So the message is searched only
+    up to its moves (the move log after them is most of it), and its end is looked at.
 
     >>> glance('{"type":"state","table":"t1","seq":12,"view":{"game_over":false},'
     ...        '"legal":[],"waiting":null}')
@@ -85,8 +86,13 @@ def glance(raw: str | bytes) -> tuple[int, bool, bool, bool] | None:
     head = _STATE_HEAD.match(text)
     if head is None:
         return None
-    return (int(head.group(1)), '"game_over":true' in text, '"legal":[]' not in text,
-            '"waiting":null' not in text)
+    over_at = text.find('"game_over":', head.end())
+    legal_at = text.find('"legal":', over_at)
+    if over_at < 0 or legal_at < 0:
+        return None
+    paused = not text.endswith('"waiting":null}') and '"waiting":null' not in text
+    return (int(head.group(1)), text.startswith("true", over_at + 12),
+            not text.startswith("[]", legal_at + 8), paused)
 
 
 def legal_of(text: str) -> list[dict[str, Any]] | None:
