@@ -265,12 +265,11 @@ class Manager:
         process keeps; they are rebuilt from their logs when next wanted."""
         now = time.monotonic() if now is None else now
         gone = []
-        shared = self.keepers.shared
         for tid, t in list(self.live.items()):
             busy = t.connections or t.lock.locked() or (
                 t.bot_task is not None and not t.bot_task.done())
-            idle = self.idle if not shared or self.keepers.keeps(tid) \
-                else min(self.idle, FOLLOWED_IDLE)
+            # (one process keeps every table it has)
+            idle = self.idle if self.keepers.keeps(tid) else min(self.idle, FOLLOWED_IDLE)
             if not busy and now - t.used > idle:
                 del self.live[tid]
                 gone.append(tid)
