@@ -19,12 +19,10 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime as dt
-import gc
 import logging
 import os
 import secrets
 import sys
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -45,7 +43,7 @@ from handfoot.records import commitments_json, dumps, game_record
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules_form import form, setting_named, settings_from_form
 from handfoot.rules_words import rules_in_words
-from handfoot.server import cpu, loopsteps, steering
+from handfoot.server import collector, cpu, loopsteps, steering
 from handfoot.server.chat import Chat
 from handfoot.server.compression import WRITE_NOW
 from handfoot.server.event_routes import event_routes
@@ -561,7 +559,7 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             # games sent whole to the worker processes, and calls that sent only news
             "sent_whole": manager.work.bots.sent_whole + manager.work.people.sent_whole,
             "sent_since": manager.work.bots.sent_since + manager.work.people.sent_since,
-            "gc_passes": GC_PASSES, "gc_seconds": [round(t, 3) for t in GC_SECONDS],
+            **collector.figures(),
             # sockets handed to the worker keeping their table, and handed to this one
             "steering": steering.COUNTS,
             # actions appended from the loop, and the statements that wrote them
@@ -677,8 +675,10 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
             manager.resume_all()
         await events.start()
         sweeper = asyncio.get_running_loop().create_task(manager.sweep())
+        collecting = asyncio.get_running_loop().create_task(collector.full_passes())
         yield
         sweeper.cancel()
+        collecting.cancel()
         await manager.close()
         await events.close()
         store.close()
@@ -714,32 +714,6 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     app.state.manager = manager
     app.state.events = events
     return app
-
-
-#: the cyclic garbage collector's passes in this process, by generation: how many, and
-#: their seconds all told (shown by ``/api/server``)
-GC_PASSES = [0, 0, 0]
-GC_SECONDS = [0.0, 0.0, 0.0]
-_GC_START = [0.0]
-
-
-def _time_gc(phase: str, info: dict[str, int]) -> None:
-    if phase == "start":
-        _GC_START[0] = time.perf_counter()
-    else:
-        generation = info["generation"]
-        GC_PASSES[generation] += 1
-        GC_SECONDS[generation] += time.perf_counter() - _GC_START[0]
-
-
-def configure_gc() -> None:
-    """The cyclic garbage collector's full passes over every live game were the loop's
-    longest pauses: what exists at start is left out of them, and they come less often.
-    Each pass is timed."""
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    if _time_gc not in gc.callbacks:
-        gc.callbacks.append(_time_gc)
 
 
 PING_SECONDS = 20.0  #: uvicorn's own default
@@ -789,6 +763,6 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
                      work=Work(budget=decision_budget))
-    configure_gc()
+    collector.configure()
     uvicorn.run(app, host=host, port=port, **uvicorn_options(ping))
     return 0

@@ -66,7 +66,8 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     sockets are handed to the worker that keeps it."""
     import uvicorn
 
-    from handfoot.server.app import configure_gc, create_app, uvicorn_options
+    from handfoot.server import collector
+    from handfoot.server.app import create_app, uvicorn_options
     from handfoot.server.steering import keeper_lookup, steered_server
     from handfoot.server.work import Work
     _watch_parent(parent)
@@ -75,7 +76,7 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     ping = options.pop("ping")
     app = create_app(options.pop("db_url"), work=work, worker=index, **options)
     sock = shared if shared is not None else _listening(host, port, reuse_port=True)
-    configure_gc()
+    collector.configure()
     config = uvicorn.Config(app, **uvicorn_options(ping))
     if lines is None:
         uvicorn.Server(config).run(sockets=[sock])
