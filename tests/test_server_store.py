@@ -138,7 +138,8 @@ def pg_url() -> Iterator[str]:
 def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does(
         pg_url: str) -> None:
     """PostgreSQL: :class:`Appender` writes an action and announces it in one statement
-    from the event loop (no thread), and the actions waiting together in one; a second
+    from the event loop (no thread), and the actions waiting together in one, with one
+    notice for them all; a second
     writer of the same number is refused (``SeqTaken``), alone or among others written,
     and so is an action written after time was called by a writer who did not know it
     (``TimeCalled``)."""
@@ -196,13 +197,64 @@ def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does
         assert len(created) == 7 and all(
             began - dt.timedelta(seconds=1) <= c
             <= dt.datetime.now(dt.UTC).replace(tzinfo=None) for c in created)
-        heard = [json.loads(n.payload) for n in listener.notifies(timeout=2, stop_after=8)]
+        payloads = [n.payload for n in listener.notifies(timeout=2, stop_after=4)]
+        # the five written together in one notice, by number; then the one written
+        # with one refused (a notice of one), time called, and the last, alone
+        notices = [json.loads(p) for p in payloads]
+        assert [n["s"] for n in notices[0]] == [1, 2, 3, 4, 5]
+        assert [n["s"] for n in notices[1]] == [6] and notices[2]["k"] == "time"
+        heard = [n for ns in notices for n in (ns if isinstance(ns, list) else [ns])]
+        assert len(heard) == 8
         acts = sorted(n["s"] for n in heard if n["k"] == "act")
         assert acts == [1, 2, 3, 4, 5, 6, 7]  # each written action, once
         assert all(n["o"] == "appender-test" and n["t"] == tid for n in heard)
         told = {n["s"] - 1: (n["seat"], n["a"]) for n in heard if n["k"] == "act"}
         assert [told[seq] for seq in range(5)] == [(seq % 4, written[seq])
                                                    for seq in range(5)]
+    finally:
+        listener.close()
+        store.close()
+
+
+def test_appends_written_together_are_announced_in_notices_that_fit(pg_url: str) -> None:
+    """PostgreSQL refuses a notice of 8,000 bytes or more: the appends waiting together
+    go in as many statements as their notices need, each announced in one notice of at
+    most :data:`NOTICE_BYTES`, every action once, in order."""
+    import json
+
+    import psycopg
+
+    from handfoot.server.appender import Appender
+    from handfoot.server.store import CHANNEL, NOTICE_BYTES
+    from handfoot.server.sync import psycopg_url
+
+    store = Store(pg_url)
+    store.origin = "big-notices"
+    listener = psycopg.connect(psycopg_url(pg_url), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        tid = store.create_table("six-deck", "", 7, [{"kind": "bot"}] * 4)
+        # a meld of 50 cards with a long note: some 500 bytes a notice
+        action = {"type": "lay-meld", "cards": ["4H"] * 50, "note": "x" * 200}
+
+        async def appends() -> tuple[int, int]:
+            appender = Appender(store, connections=1, writers=1)
+            try:
+                await asyncio.gather(*(appender.append(tid, seq, seq % 4, action, None)
+                                       for seq in range(60)))
+                return appender.statements, appender.appended
+            finally:
+                await appender.close()
+
+        statements, appended = asyncio.run(appends())
+        assert appended == 60 and [a.seq for a in store.actions(tid)] == list(range(60))
+        payloads = [n.payload for n in listener.notifies(timeout=2, stop_after=statements)]
+        assert len(payloads) == statements and 60 * 500 // NOTICE_BYTES < statements < 60
+        assert all(len(p.encode()) <= NOTICE_BYTES for p in payloads)
+        heard = [n for p in payloads for n in (json.loads(p) if p.startswith("[") else
+                                                [json.loads(p)])]
+        assert [n["s"] for n in heard] == list(range(1, 61))
+        assert all(n["a"] == action for n in heard)
     finally:
         listener.close()
         store.close()

@@ -482,8 +482,8 @@ class Store:
             driver: Any = conn.driver_connection
             driver.autocommit = True
             try:
-                row = driver.execute(APPEND_NOTIFY_SQL, append_notify_args(params, note)
-                                     ).fetchone()
+                row = driver.execute(APPEND_NOTIFY_SQL, append_notify_args(
+                    params, json.dumps(note, separators=(",", ":")))).fetchone()
             except psycopg.errors.UniqueViolation as e:
                 raise IntegrityError(APPEND_NOTIFY_SQL, None, e) from e
             finally:
@@ -613,11 +613,11 @@ _APPEND_NOTIFY = sa.text(
 ).bindparams(sa.bindparam("created", type_=sa.DateTime),
              sa.bindparam("known", type_=sa.Integer), sa.bindparam("seat", type_=sa.Integer))
 #: the same for the driver itself
-def append_notify_args(params: dict[str, Any], note: dict[str, Any]) -> tuple[Any, ...]:
-    """The arguments of :data:`APPEND_NOTIFY_SQL` for an action's row and notice."""
+def append_notify_args(params: dict[str, Any], note: str) -> tuple[Any, ...]:
+    """The arguments of :data:`APPEND_NOTIFY_SQL` for an action's row and notice (as
+    JSON)."""
     return (params["t"], params["seq"], params["seat"], params["a"], params["created"],
-            params["t"], params["known"], params["known"], CHANNEL,
-            json.dumps(note, separators=(",", ":")))
+            params["t"], params["known"], params["known"], CHANNEL, note)
 
 
 #: PostgreSQL: append an action unless time was called, and announce it, in one statement
@@ -629,8 +629,12 @@ APPEND_NOTIFY_SQL = (
     "%s::varchar(32) AND (%s::integer IS NULL OR time_calls.seq <> %s::integer)) "
     "RETURNING seq) SELECT pg_notify(%s::text, %s::text) FROM written")
 #: PostgreSQL: several actions appended at once (each unless its number is taken or
-#: time was called at its table unknown to its writer), each written one announced; the
-#: rows back are the (table, number) written
+#: time was called at its table unknown to its writer), and those written announced in
+#: one notice: their notices as one JSON array, by table and number (every process
+#: hears every notice, so one for each statement, not one for each action: fewer for
+#: PostgreSQL to queue and deliver, and for each process to read). The rows back are
+#: the (table, number) written. The notices must fit in PostgreSQL's 8,000 bytes
+#: (:data:`NOTICE_BYTES`; the appender sends no more together)
 APPEND_MANY_NOTIFY_SQL = (
     "WITH input AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(%s::jsonb) "
     "AS i(t varchar(32), seq integer, seat integer, a text, created timestamp, "
@@ -639,9 +643,14 @@ APPEND_MANY_NOTIFY_SQL = (
     "SELECT i.t, i.seq, i.seat, i.a, i.created FROM input i "
     "WHERE NOT EXISTS (SELECT 1 FROM time_calls WHERE time_calls.table_id = i.t "
     "AND (i.known IS NULL OR time_calls.seq <> i.known)) "
-    "ON CONFLICT DO NOTHING RETURNING table_id, seq) "
-    "SELECT w.table_id, w.seq, pg_notify(%s::text, i.note) FROM written w "
-    "JOIN input i ON i.t = w.table_id AND i.seq = w.seq")
+    "ON CONFLICT DO NOTHING RETURNING table_id, seq), "
+    "told AS MATERIALIZED (SELECT pg_notify(%s::text, "
+    "'[' || string_agg(i.note, ',' ORDER BY i.t, i.seq) || ']') FROM written w "
+    "JOIN input i ON i.t = w.table_id AND i.seq = w.seq HAVING count(*) > 0) "
+    "SELECT w.table_id, w.seq FROM written w, told")
+#: the most bytes of notices one statement announces together (PostgreSQL refuses a
+#: notice of 8,000 bytes or more)
+NOTICE_BYTES = 7_900
 _CALL_TIME = sa.text(
     "INSERT INTO time_calls (table_id, seq, created) SELECT CAST(:t AS VARCHAR(32)), "
     "CAST(:seq AS INTEGER), :created WHERE NOT EXISTS (SELECT 1 FROM actions WHERE "

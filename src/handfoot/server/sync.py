@@ -102,6 +102,9 @@ class Bus:
     def __init__(self, url: str, origin: str, gather: float = GATHER) -> None:
         self.url = psycopg_url(url)
         self.origin = origin
+        #: how this process's own notices begin (each names its origin first)
+        own = orjson.dumps({"o": origin}).decode()[:-1]
+        self._own = (own, "[" + own)
         self.gather = gather
         self.handlers: dict[str, Handler] = {}
         #: called after the connection was lost and made again (notices may be missed)
@@ -161,10 +164,18 @@ class Bus:
                 await asyncio.sleep(RETRY)
 
     def _dispatch(self, payload: str) -> None:
+        """A notice, or several written together (a JSON array: the actions one
+        statement appended)."""
+        if payload.startswith(self._own):
+            return  # our own change (or changes): applied here already, and not read
         try:
-            note = orjson.loads(payload)  # (every process reads every notice)
+            heard = orjson.loads(payload)  # (every process reads every notice)
         except ValueError:
             return
+        for note in heard if isinstance(heard, list) else (heard,):
+            self._handle(note, payload)
+
+    def _handle(self, note: Any, payload: str) -> None:
         if not isinstance(note, dict) or note.get("o") == self.origin:
             return  # our own change: applied here already
         handler = self.handlers.get(str(note.get("k")))
