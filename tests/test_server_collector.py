@@ -26,7 +26,7 @@ def configured() -> Iterator[None]:
     try:
         yield
     finally:
-        collector._FREEZE[0] = False
+        collector._CONFIGURED[0] = False
         gc.callbacks.remove(collector._on_pass)
         gc.set_threshold(*threshold)
         gc.unfreeze()
@@ -66,7 +66,7 @@ class _Holder:
 
 
 def test_without_configure_nothing_is_frozen() -> None:
-    assert not collector._FREEZE[0]
+    assert not collector._CONFIGURED[0]
     frozen = gc.get_freeze_count()
     kept = [[i] for i in range(1_000)]
     gc.collect(0)

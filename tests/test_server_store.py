@@ -135,6 +135,26 @@ def pg_url() -> Iterator[str]:
     yield from postgres_database()
 
 
+@contextlib.contextmanager
+def _store_and_listener(pg_url: str, origin: str) -> Iterator[tuple[Store, Any, str]]:
+    """A store writing as ``origin``, a connection listening for its notices, and a new
+    table of four computer players."""
+    import psycopg
+
+    from handfoot.server.store import CHANNEL
+    from handfoot.server.sync import psycopg_url
+
+    store = Store(pg_url)
+    store.origin = origin
+    listener = psycopg.connect(psycopg_url(pg_url), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        yield store, listener, store.create_table("six-deck", "", 7, [{"kind": "bot"}] * 4)
+    finally:
+        listener.close()
+        store.close()
+
+
 def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does(
         pg_url: str) -> None:
     """PostgreSQL: :class:`Appender` writes an action and announces it in one statement
@@ -145,18 +165,10 @@ def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does
     (``TimeCalled``)."""
     import json
 
-    import psycopg
-
     from handfoot.server.appender import Appender
-    from handfoot.server.store import CHANNEL, TimeCalled
-    from handfoot.server.sync import psycopg_url
+    from handfoot.server.store import TimeCalled
 
-    store = Store(pg_url)
-    store.origin = "appender-test"
-    listener = psycopg.connect(psycopg_url(pg_url), autocommit=True)
-    try:
-        listener.execute(f"LISTEN {CHANNEL}")
-        tid = store.create_table("six-deck", "", 7, [{"kind": "bot"}] * 4)
+    with _store_and_listener(pg_url, "appender-test") as (store, listener, tid):
 
         written: list[dict[str, Any]] = [
             {"type": "draw"}, {"type": "discard", "card": "QH"},
@@ -211,9 +223,6 @@ def test_appends_from_the_event_loop_write_announce_and_refuse_as_the_store_does
         told = {n["s"] - 1: (n["seat"], n["a"]) for n in heard if n["k"] == "act"}
         assert [told[seq] for seq in range(5)] == [(seq % 4, written[seq])
                                                    for seq in range(5)]
-    finally:
-        listener.close()
-        store.close()
 
 
 def test_appends_written_together_are_announced_in_notices_that_fit(pg_url: str) -> None:
@@ -222,18 +231,10 @@ def test_appends_written_together_are_announced_in_notices_that_fit(pg_url: str)
     most :data:`NOTICE_BYTES`, every action once, in order."""
     import json
 
-    import psycopg
-
     from handfoot.server.appender import Appender
-    from handfoot.server.store import CHANNEL, NOTICE_BYTES
-    from handfoot.server.sync import psycopg_url
+    from handfoot.server.store import NOTICE_BYTES
 
-    store = Store(pg_url)
-    store.origin = "big-notices"
-    listener = psycopg.connect(psycopg_url(pg_url), autocommit=True)
-    try:
-        listener.execute(f"LISTEN {CHANNEL}")
-        tid = store.create_table("six-deck", "", 7, [{"kind": "bot"}] * 4)
+    with _store_and_listener(pg_url, "big-notices") as (store, listener, tid):
         # a meld of 50 cards with a long note: some 500 bytes a notice
         action = {"type": "lay-meld", "cards": ["4H"] * 50, "note": "x" * 200}
 
@@ -255,6 +256,3 @@ def test_appends_written_together_are_announced_in_notices_that_fit(pg_url: str)
                                                 [json.loads(p)])]
         assert [n["s"] for n in heard] == list(range(1, 61))
         assert all(n["a"] == action for n in heard)
-    finally:
-        listener.close()
-        store.close()

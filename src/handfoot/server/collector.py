@@ -25,8 +25,8 @@ import gc
 import time
 from typing import Any
 
-#: new objects between young passes (CPython's own is 700: a pass costs some 5 ms
-#: whatever its size here, so fewer, larger ones cost less in all: docs/server.md)
+#: new objects between young passes (CPython's own is 700; smaller passes here came more
+#: often and cost more in all, 20,000 as 5,000 and 10,000: docs/server.md)
 YOUNG = 50_000
 #: seconds between the full passes that free the cycles frozen since the last
 FULL_EVERY = 30 * 60.0
@@ -39,8 +39,8 @@ COLLECTED = [0, 0, 0]
 #: the full passes (:func:`full_pass`): how many, their seconds, the garbage they found
 FULL = {"passes": 0, "seconds": 0.0, "collected": 0}
 _START = [0.0]
-#: freeze the survivors of each young pass (set by :func:`configure`)
-_FREEZE = [False]
+#: set up for a server (:func:`configure`): each young pass freezes what it kept
+_CONFIGURED = [False]
 
 
 def _on_pass(phase: str, info: dict[str, Any]) -> None:
@@ -52,17 +52,17 @@ def _on_pass(phase: str, info: dict[str, Any]) -> None:
     PASSES[generation] += 1
     SECONDS[generation] += time.perf_counter() - _START[0]
     COLLECTED[generation] += info["collected"]
-    if generation == 0 and _FREEZE[0]:
+    if generation == 0 and _CONFIGURED[0]:
         gc.freeze()  # the pass is over: its survivors join the frozen
 
 
-def configure(freeze_survivors: bool = True) -> None:
-    """Set the collector up for a server process: what exists at start is frozen, the
-    young passes come every :data:`YOUNG` new objects and, with ``freeze_survivors``,
-    leave what they kept frozen too."""
+def configure() -> None:
+    """Set the collector up for a server process: what exists at start is frozen, and
+    the young passes come every :data:`YOUNG` new objects and leave what they kept
+    frozen too."""
     gc.freeze()
     gc.set_threshold(YOUNG, 20, 20)
-    _FREEZE[0] = freeze_survivors
+    _CONFIGURED[0] = True
     if _on_pass not in gc.callbacks:
         gc.callbacks.append(_on_pass)
 
@@ -73,8 +73,7 @@ def full_pass() -> int:
     start = time.perf_counter()
     gc.unfreeze()
     collected = gc.collect()
-    if _FREEZE[0]:
-        gc.freeze()
+    gc.freeze()
     FULL["passes"] += 1
     FULL["seconds"] += time.perf_counter() - start
     FULL["collected"] += collected
@@ -82,11 +81,11 @@ def full_pass() -> int:
 
 
 async def full_passes(every: float = FULL_EVERY) -> None:
-    """A full pass every ``every`` seconds, while the server runs (only where the young
-    passes freeze what they keep)."""
+    """A full pass every ``every`` seconds, while the server runs (where
+    :func:`configure` set the young passes to freeze what they keep)."""
     while True:
         await asyncio.sleep(every)
-        if _FREEZE[0]:
+        if _CONFIGURED[0]:
             full_pass()
 
 

@@ -169,7 +169,7 @@ class Bus:
         if payload.startswith(self._own):
             return  # our own change (or changes): applied here already, and not read
         try:
-            heard = orjson.loads(payload)  # (every process reads every notice)
+            heard = orjson.loads(payload)  # (every other process's notices are read)
         except ValueError:
             return
         for note in heard if isinstance(heard, list) else (heard,):
