@@ -7,7 +7,7 @@
 # by tests/test_server.py). Where the install is pure Python, the first pass is already
 # every test on pure Python and is the only one.
 # The research extra (PettingZoo, OpenSpiel, Ray: docs/research.md) and the load test's
-# (bench: aiohttp, uvloop) are installed too.
+# (bench: aiohttp) are installed too.
 set -euo pipefail
 cd "$(dirname "$0")"
 echo "== set up ($(date +%T))"

@@ -424,6 +424,20 @@ def test_bench_measures_each_preset(capsys: pytest.CaptureFixture[str]) -> None:
         data["classic"]["expert_ms_per_decision_median"]
 
 
+def test_bench_without_the_expert_says_it_was_not_timed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--variant", "alabama-samboree", "--hands", "1",
+                 "--decisions", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "expert not timed" in out and "random" in out
+    row = bench_preset(preset("alabama-samboree"), random_hands=1, heuristic_hands=1,
+                       decisions=0)
+    assert row["expert_decisions"] == 0
+    assert row["expert_ms_per_decision_median"] is None
+    assert row["expert_ms_per_decision_p95"] is None
+    assert row["random_hands_per_s"] > 0
+
+
 def test_bench_legal_times_every_question_by_hand_size() -> None:
     results = bench_legal.measure(preset("samba"), sizes=(11, 60), seeds=1)
     assert set(results) == {11, 60}

@@ -19,6 +19,7 @@ from handfoot.cards import NUM_CARDS, card_code, parse_card
 from handfoot.game import Game
 from handfoot.records import replay
 from handfoot.rules import PRESET_NAMES, Rules, preset
+from handfoot.server.eventloop import event_loop
 from handfoot.server.testing import Client, ServerProcess
 from handfoot.server.work import list_legal, people_moves
 from handfoot.views import public_view, seat_view
@@ -449,6 +450,8 @@ def test_the_server_reports_the_cpu_of_its_busiest_steps(server: ServerProcess) 
     play_one_move(server)
     info = server.get("/api/server")
     assert "loop_steps" not in info  # only with HANDFOOT_LOOP_STEPS=1
+    # uvloop's event loop where it is installed (server.eventloop)
+    assert info["event_loop"] == event_loop("auto")
     cpu = info["cpu"]
     assert 0 < cpu["event_loop_s"] <= cpu["process_s"]
     steps = cpu["steps"]

@@ -63,7 +63,9 @@ def test_a_server_started_with_it_lists_its_busiest_steps(sqlite_url: str) -> No
     computer players' moves among them; without it, it lists none."""
     with ServerProcess(sqlite_url, env={"HANDFOOT_LOOP_STEPS": "1"}) as server:
         play_one_move(server)
-        steps = server.get("/api/server")["loop_steps"]
+        info = server.get("/api/server")
+        steps = info["loop_steps"]
+    assert info["event_loop"] == "asyncio"  # whose steps it can time
     assert steps and all(s["count"] >= 1 and s["seconds"] >= 0 for s in steps)
     assert [s["seconds"] for s in steps] == sorted((s["seconds"] for s in steps),
                                                    reverse=True)

@@ -137,7 +137,10 @@ def expert_decision_times(rules: Rules, decisions: int, seed: int = 0) -> list[f
 def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
                  decisions: int, seed: int = 0) -> dict[str, Any]:
     times = sorted(expert_decision_times(rules, decisions, seed))
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    # (``--decisions 0``: the expert is not timed, and its figures are None)
+    median = round(1000 * statistics.median(times), 2) if times else None
+    p95 = round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 2) \
+        if times else None
     floor = floor_hands_per_second(rules, max(random_hands, heuristic_hands) * 10, seed)
     played: list[HandResult] = []
     random_speed = hands_per_second(rules, ("random",), random_hands, seed, played)
@@ -155,8 +158,8 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
         "random_moves_carried_out_and_listed_hands_per_s": round(listed, 1),
         "heuristic_hands_per_s": round(heuristic_speed, 1),
         "heuristic_ratio_to_floor": round(heuristic_speed / floor, 4),
-        "expert_ms_per_decision_median": round(1000 * statistics.median(times), 2),
-        "expert_ms_per_decision_p95": round(1000 * p95, 2),
+        "expert_ms_per_decision_median": median,
+        "expert_ms_per_decision_p95": p95,
         "expert_decisions": len(times),
         "random_hands": random_hands,
         "heuristic_hands": heuristic_hands,
@@ -202,13 +205,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                  args.decisions, args.seed)
         if not args.json:
             r = out[name]
+            expert = "expert not timed" if r["expert_ms_per_decision_median"] is None else (
+                f"expert {r['expert_ms_per_decision_median']:7.1f} ms median, "
+                f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
+                f"({r['expert_decisions']} decisions)")
             print(f"{name:18} floor {r['floor_hands_per_s']:7.1f} hands/s   "
                   f"random {r['random_hands_per_s']:7.1f} ({r['random_ratio_to_floor']:.2f} of "
                   f"the floor)   heuristic {r['heuristic_hands_per_s']:7.1f} "
-                  f"({r['heuristic_ratio_to_floor']:.2f})   expert "
-                  f"{r['expert_ms_per_decision_median']:7.1f} ms median, "
-                  f"{r['expert_ms_per_decision_p95']:7.1f} ms p95 per decision "
-                  f"({r['expert_decisions']} decisions)", flush=True)
+                  f"({r['heuristic_ratio_to_floor']:.2f})   {expert}", flush=True)
             print(f"{'':18} random v random's {r['random_moves_per_hand']} moves a hand, only "
                   f"carried out: {r['random_moves_carried_out_hands_per_s']} hands/s; "
                   f"carried out and listed: "

@@ -9,12 +9,18 @@ from typing import Any
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.server.app import serve
+    from handfoot.server.eventloop import NoSuchLoop, event_loop
     from handfoot.server.guard import RateLimits
     from handfoot.server.store import default_url
     limits = RateLimits(tables=args.limit_tables, rule_sets=args.limit_rule_sets,
                         events=args.limit_events)
     if args.workers < 1:
         print("handfoot serve: --workers must be 1 or more.", file=sys.stderr)
+        return 2
+    try:
+        event_loop(args.event_loop)
+    except NoSuchLoop as e:
+        print(f"handfoot serve: {e}", file=sys.stderr)
         return 2
     if not args.ping_seconds > 0:
         print("handfoot serve: --ping-seconds must be more than 0.", file=sys.stderr)
@@ -23,10 +29,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                  minute=args.minute_seconds, public_url=args.public_url, limits=limits,
                  address_header=args.address_header, decision_budget=args.decision_budget,
                  workers=args.workers, steering=not args.no_steering,
-                 ping=args.ping_seconds)
+                 ping=args.ping_seconds, loop=args.event_loop)
 
 
 def add_serve_parser(sub: Any) -> None:
+    from handfoot.server.eventloop import EVENT_LOOPS
     p = sub.add_parser("serve", help="start the game server (play in the browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (8000)")
@@ -61,6 +68,9 @@ def add_serve_parser(sub: Any) -> None:
                    help="how often a connection that sends nothing is asked whether it is "
                         "still there; one that does not answer within as long again is "
                         "closed (20)")
+    p.add_argument("--event-loop", choices=EVENT_LOOPS, default="auto",
+                   help="the event loop: uvloop's where it is installed (auto), or "
+                        "asyncio's own")
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)

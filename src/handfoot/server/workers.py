@@ -74,10 +74,11 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     options = dict(options)
     work = Work(budget=options.pop("decision_budget"))
     ping = options.pop("ping")
+    loop = options.pop("loop", "auto")
     app = create_app(options.pop("db_url"), work=work, worker=index, **options)
     sock = shared if shared is not None else _listening(host, port, reuse_port=True)
     collector.configure()
-    config = uvicorn.Config(app, **uvicorn_options(ping))
+    config = uvicorn.Config(app, **uvicorn_options(ping, loop))
     if lines is None:
         uvicorn.Server(config).run(sockets=[sock])
     else:
