@@ -725,11 +725,8 @@ PING_SECONDS = 20.0  #: uvicorn's own default
 def uvicorn_options(ping: float = PING_SECONDS, loop: str = "auto") -> dict[str, Any]:
     """uvicorn's settings; ``ping``: seconds between the pings that tell a connection
     that is still there from one that is gone or never reads (one that has not answered
-    within as long again is closed); ``loop``: as :func:`event_loop`.
-
-    On uvloop's loop a person's action reached their screen sooner and cost the server
-    less (docs/server.md: at 1,000 tables, two processes, p99 84 to 116 ms against 122 to
-    152 on asyncio's, 3 to 5 % less CPU an action)."""
+    within as long again is closed); ``loop``: as asked of :func:`.eventloop.event_loop`
+    (which says why uvloop's is the default)."""
     from handfoot.server.compression import protocol
 
     options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20,
