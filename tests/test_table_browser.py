@@ -388,25 +388,55 @@ def hand_codes(page: Page) -> list[str]:
     return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
 
 
-def both_in_view(page: Page, source: str, target: str) -> bool:
-    """Whether a card and a meld can both be seen at once (the meld scrolled into view):
-    a person drags only between what is on the screen (else the test adds by clicks)."""
+#: no animation runs on the element or inside it (a card drawn flies in, and takes no
+#: pointer until it lands: pressed in flight, a drag would never start)
+SETTLED = """(el) => el.getAnimations({subtree: true}).every((a) =>
+  a.playState === 'finished' || a.playState === 'idle')"""
+
+#: a point of the element a person can press: on the screen and not under anything else
+#: (cards of the hand overlap, and the bars at the top and bottom stay in place over the
+#: melds scrolled under them); null if there is none
+HIT_POINT = """(el) => {
+  const r = el.getBoundingClientRect();
+  for (const fy of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+    for (const fx of [0.5, 0.25, 0.1, 0.75, 0.9]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && el.contains(hit)) return [x, y];
+    }
+  }
+  return null;
+}"""
+
+Point = tuple[float, float]
+
+
+def drag_points(page: Page, source: str, target: str) -> tuple[Point, Point] | None:
+    """Where a person would press a card and let it go on a meld (or another card), both
+    on the screen at once (the target scrolled into view), once neither moves any more;
+    None where they cannot both be reached (the test then adds by clicks)."""
     page.wait_for_selector(target)
     page.locator(target).scroll_into_view_if_needed()
-    height = page.viewport_size["height"] if page.viewport_size else 0
-    boxes = [page.locator(source).bounding_box(), page.locator(target).bounding_box()]
-    return all(b is not None and b["y"] >= 0 and b["y"] + b["height"] <= height
-               for b in boxes)
+    points = []
+    for where in (source, target):
+        page.locator(where).wait_for(state="visible")
+        page.wait_for_function(SETTLED, arg=page.locator(where).element_handle())
+        point = page.locator(where).evaluate(HIT_POINT)
+        if point is None:
+            return None
+        points.append((float(point[0]), float(point[1])))
+    return points[0], points[1]
 
 
-def drag(page: Page, source: str, target: str) -> None:
-    a = page.locator(source).bounding_box()
-    b = page.locator(target).bounding_box()
-    assert a is not None and b is not None
-    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+def drag(page: Page, points: tuple[Point, Point]) -> None:
+    """Press at the first point, move past the page's drag threshold, let go at the
+    second."""
+    (ax, ay), (bx, by) = points
+    page.mouse.move(ax, ay)
     page.mouse.down()
-    page.mouse.move(a["x"] + a["width"] / 2 + 15, a["y"] + 10, steps=3)
-    page.mouse.move(b["x"] + 8, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.move(ax + 15, ay - 12, steps=3)
+    page.mouse.move(bx, by, steps=8)
     page.mouse.up()
 
 
@@ -428,7 +458,9 @@ def test_the_hand_sorted_by_suit_and_rearranged_by_dragging(
     assert page.get_attribute("#sort-suit", "aria-pressed") == "true"
     # the last card dragged before the first one: the person's own order, kept
     last = by_suit[-1]
-    drag(page, "#hand .card >> nth=-1", "#hand .card >> nth=0")
+    points = drag_points(page, "#hand .card >> nth=-1", "#hand .card >> nth=0")
+    assert points is not None, "the hand's first and last cards cannot both be reached"
+    drag(page, points)
     page.wait_for_function(f"document.querySelector('#hand .card').dataset.code === '{last}'")
     assert hand_codes(page) == [last, *by_suit[:-1]]
     assert page.get_attribute("#sort-suit", "aria-pressed") == "false"
@@ -447,8 +479,10 @@ def test_the_hand_sorted_by_suit_and_rearranged_by_dragging(
         kind, a = player.choose(st)
         source = f'#hand .card[data-code="{a["cards"][0]}"] >> nth=0' if kind == "add" else ""
         target = f'#melds .meld.target[data-meld="{a["meld"]}"] .chip' if kind == "add" else ""
-        if kind == "add" and len(a["cards"]) == 1 and both_in_view(page, source, target):
-            drag(page, source, target)
+        points = drag_points(page, source, target) \
+            if kind == "add" and len(a["cards"]) == 1 else None
+        if points is not None:
+            drag(page, points)
             new = after(page, st)
             mine = new["view"]["teams"][new["view"]["players"][new["seat"]]["team"]]
             assert a["cards"][0] in mine["melds"][a["meld"]]["cards"]
