@@ -287,7 +287,8 @@ def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
             # the same message with nothing kept; what was kept is put back after
             log = self.table.moves
             caches: list[dict[Any, Any]] = [views._MELD_JSON, messages._TEAM_JSON,
-                                            log.shown, log.written, log.after]
+                                            messages._SEATS_JSON, log.shown, log.written,
+                                            log.after]
             caches += [told for *_, told in log.moves]
             saved = [dict(c) for c in caches]
             for cache in caches:
@@ -373,3 +374,55 @@ def test_the_last_hand_s_result_is_written_once_and_follows_each_hand() -> None:
         assert last_hand_of(table) is kept  # kept, not written again
         seen.append(kept)
     assert seen[0] != seen[1]
+
+
+def test_a_message_shows_the_seats_as_they_are_now_though_their_json_is_kept() -> None:
+    """The seats' part of a message is kept from one message to the next, by what it is
+    made from: a change to any seat (connected here or elsewhere, joined, handed to the
+    computer, named, its level) shows in the next message, and going back shows the
+    seats as before, the same bytes."""
+    import datetime as dt
+
+    import orjson
+
+    from handfoot.rules import preset
+    from handfoot.server.live import LiveTable
+    from handfoot.server.messages import Broadcast
+    from handfoot.server.pool import ServedGame
+    from handfoot.server.store import TableRow
+
+    rules = preset("classic")
+    row = TableRow(id="t", rules_name="classic", rules_toml="", seed=3,
+                   seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+                          {"kind": "human", "name": "Cy"}, {"kind": "bot"}],
+                   created=dt.datetime.now(dt.UTC))
+    table = LiveTable(row=row, rules=rules, game=ServedGame(rules, 3))
+
+    def seats() -> list[dict[str, Any]]:
+        parsed: list[dict[str, Any]] = orjson.loads(Broadcast(table, None).data(None))["seats"]
+        return parsed
+
+    first = seats()
+    assert [s["connected"] for s in first] == [False] * 4
+    assert [s["computer"] for s in first] == [False, True, False, True]
+    assert first[1]["level"] == "easy" and first[0]["name"] == "Ann"
+    table.elsewhere["other"] = {2}  # Cy connected to another server process
+    assert [s["connected"] for s in seats()] == [False, False, True, False]
+    table.joined.add(0)
+    assert [s["joined"] for s in seats()] == [True, False, False, False]
+    table.seats[2]["computer"] = True  # Cy's seat handed to the computer
+    assert seats()[2]["computer"] is True
+    table.seats[0]["name"] = "Ann B."
+    assert seats()[0]["name"] == "Ann B."
+    table.seats[1]["level"] = "hard"
+    assert seats()[1]["level"] == "hard"
+    table.seats[1]["level"] = "easy"
+    table.seats[0]["name"] = "Ann"
+    del table.seats[2]["computer"]
+    table.joined.clear()
+    table.elsewhere.clear()
+    assert seats() == first
+    # the names the move log tells follow the seats too
+    assert Broadcast(table, None).names[0] == "Ann"
+    table.seats[0]["name"] = "Dee"
+    assert Broadcast(table, None).names[0] == "Dee"

@@ -78,6 +78,36 @@ def _team_bytes(team: TeamView) -> bytes:
     return text
 
 
+#: the seats' part of the messages as JSON, and their names in the move log, by what
+#: they are made from (shared by every table: seats change far less often than moves)
+_SEATS_JSON: dict[tuple[tuple[Any, ...], ...], tuple[orjson.Fragment, list[str]]] = {}
+
+
+def _seats_of(table: LiveTable) -> tuple[orjson.Fragment, list[str]]:
+    """The seats as every message of a table shows them (who sits where, a person or the
+    computer, connected, joined), as JSON, and their names in the move log."""
+    connected = table.connected()
+    joined = table.joined
+    key = tuple([(s["kind"], s.get("computer"), s.get("level"), s.get("name"),
+                  i in connected, i in joined) for i, s in enumerate(table.seats)])
+    try:
+        cached = _SEATS_JSON.get(key)
+    except TypeError:  # (a value that cannot be a key: written without keeping it)
+        cached, key = None, ()
+    if cached is not None:
+        return cached
+    seats = [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
+              "level": level_word(s.get("level")), "name": s.get("name", ""),
+              "connected": i in connected, "joined": i in joined}
+             for i, s in enumerate(table.seats)]
+    made = (orjson.Fragment(orjson.dumps(seats)), seat_names(table.seats))
+    if key:
+        if len(_SEATS_JSON) >= 4096:
+            _SEATS_JSON.clear()
+        _SEATS_JSON[key] = made
+    return made
+
+
 class Broadcast:
     """The state messages of one change at a table, one for each viewer: what they
     share is written once. ``legal``: the actions listed for the seat to act."""
@@ -85,13 +115,7 @@ class Broadcast:
     def __init__(self, table: LiveTable, legal: list[dict[str, Any]] | None) -> None:
         self.table = table
         self.legal = legal
-        connected = table.connected()
-        seats = [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
-                  "level": level_word(s.get("level")), "name": s.get("name", ""),
-                  "connected": i in connected, "joined": i in table.joined}
-                 for i, s in enumerate(table.seats)]
-        self.seats = orjson.Fragment(orjson.dumps(seats))
-        self.names = seat_names(table.seats)
+        self.seats, self.names = _seats_of(table)
         self.teams: orjson.Fragment | None = None  # written with the first view
 
     def text(self, seat: int | None) -> str:
