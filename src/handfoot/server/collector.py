@@ -10,7 +10,7 @@ for 0.8 s every two to three minutes. Freezing what each young pass kept (``gc.f
 left out of every later pass) did away with those; but the young passes themselves,
 every 50,000 new objects, then found almost nothing (21 garbage objects in a run of
 51,000 moves a process: what was young and already garbage held in a cycle) and held
-the loop for 60 to 90 ms each, 17 or 18 times a run, about 1 % of the time: just where
+the loop for 70 to 90 ms each, 17 or 18 times a run, about 1 % of the time: just where
 the 99th percentile of a full server's pushes is read (docs/server.md).
 
 So the collector makes no passes of its own in a server process (``gc.disable``; what

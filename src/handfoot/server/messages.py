@@ -90,18 +90,13 @@ def _seats_of(table: LiveTable) -> tuple[orjson.Fragment, list[str]]:
     joined = table.joined
     key = tuple([(s["kind"], s.get("computer"), s.get("level"), s.get("name"),
                   i in connected, i in joined) for i, s in enumerate(table.seats)])
-    try:
-        cached = _SEATS_JSON.get(key)
-    except TypeError:  # (a value that cannot be a key: written without keeping it)
-        cached, key = None, ()
-    if cached is not None:
-        return cached
-    seats = [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
-              "level": level_word(s.get("level")), "name": s.get("name", ""),
-              "connected": i in connected, "joined": i in joined}
-             for i, s in enumerate(table.seats)]
-    made = (orjson.Fragment(orjson.dumps(seats)), seat_names(table.seats))
-    if key:
+    made = _SEATS_JSON.get(key)
+    if made is None:
+        seats = [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
+                  "level": level_word(s.get("level")), "name": s.get("name", ""),
+                  "connected": i in connected, "joined": i in joined}
+                 for i, s in enumerate(table.seats)]
+        made = (orjson.Fragment(orjson.dumps(seats)), seat_names(table.seats))
         if len(_SEATS_JSON) >= 4096:
             _SEATS_JSON.clear()
         _SEATS_JSON[key] = made
