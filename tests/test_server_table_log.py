@@ -273,9 +273,10 @@ def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A state message is written from kept parts (the log's entries for each viewer
     and their JSON, each meld's and each team's JSON, the seats written once for every
-    viewer); after every move of a whole hand each viewer's message is byte for byte
-    the one written with nothing kept, and the benchmark of writing them measures that
-    hand."""
+    viewer, the part every viewer shares written once a broadcast and joined with each
+    viewer's own); after every move of a whole hand each viewer's message is byte for
+    byte the one written in one piece with nothing kept, and the benchmark of writing
+    them measures that hand."""
     from handfoot import views
     from handfoot.server import bench_messages, messages
 
@@ -293,7 +294,7 @@ def test_state_messages_from_what_is_kept_equal_messages_written_afresh(
             saved = [dict(c) for c in caches]
             for cache in caches:
                 cache.clear()
-            fresh = messages.Broadcast(self.table, self.legal).data(seat)
+            fresh = messages.Broadcast(self.table, self.legal).whole(seat)
             for cache, was in zip(caches, saved, strict=True):
                 cache.clear()
                 cache.update(was)
@@ -343,6 +344,73 @@ def test_a_message_is_the_same_whichever_viewer_is_written_first() -> None:
         assert all(t == teams[0] for t in teams)
         melded += any(t["melds"] for t in teams[0])
     assert melded > 0
+
+
+def test_a_message_joined_from_its_shared_part_equals_one_written_whole() -> None:
+    """The part of a broadcast every viewer shares is written once, with a mark where
+    each viewer's own part goes; each viewer's message joined from it is byte for byte
+    the one written in one piece: with the moves listed for the seat to act (and no
+    other), a spectator's without a hand, through the end of a hand and the pause
+    after it, time called, and names that JSON must escape (a NUL among them)."""
+    import datetime as dt
+
+    import orjson
+
+    from handfoot.actions import action_to_json
+    from handfoot.arena import seat_bots
+    from handfoot.rules import preset
+    from handfoot.server.live import LiveTable
+    from handfoot.server.messages import Broadcast
+    from handfoot.server.pool import ServedGame
+    from handfoot.server.store import TableRow
+    from handfoot.views import seat_view
+
+    rules = preset("classic")
+    game = ServedGame(rules, 5)
+    row = TableRow(id="t", rules_name="classic", rules_toml="", seed=5,
+                   seats=[{"kind": "human", "name": "Ann\x00"}, {"kind": "bot"},
+                          {"kind": "human", "name": 'Cy "the kid" \\ \u00e9'},
+                          {"kind": "bot"}],
+                   created=dt.datetime.now(dt.UTC))
+    table = LiveTable(row=row, rules=rules, game=game)
+    bots = seat_bots(rules, ("heuristic",), 5)
+    viewers: list[int | None] = [0, 1, 2, 3, None]
+    listed = paused = timed = moves = 0
+    while True:
+        actor = game.actor
+        legal = [action_to_json(a) for a in game.legal_actions()]
+        messages = Broadcast(table, legal)
+        for viewer in viewers:
+            joined = messages.data(viewer)
+            assert joined == Broadcast(table, legal).whole(viewer)
+            parsed = orjson.loads(joined)
+            assert parsed["seat"] == parsed["view"]["seat"] == viewer
+            if viewer == actor and not game.over:
+                assert parsed["legal"] == legal
+                listed += 1
+            else:
+                assert parsed["legal"] == []
+            if viewer is None:
+                assert parsed["view"]["hand"] == [] and parsed["fresh"] == []
+            else:
+                assert len(parsed["view"]["hand"]) == sum(game.hand.hands[viewer])
+            assert parsed["seats"][0]["name"] == "Ann\x00"
+            timed += parsed["time_called"]
+        if table.paused:  # everyone pressed Next hand
+            paused += 1
+            table.moves.paused_after = None
+        if game.over:
+            break
+        moves += 1
+        if len(game.results) == 1 and not game.time_called and moves % 10 == 0:
+            game.call_time()  # in the second hand: it ends the game
+            continue
+        action = bots[actor].choose(seat_view(game, actor), game.legal_actions())
+        started = table.moves.start(game, actor, action)
+        game.apply(action, actor)
+        table.seq += 1
+        table.moves.done(game, table.seq, started, wait_for_people=True)
+    assert listed > 50 and paused == 1 and timed > 0
 
 
 def test_the_last_hand_s_result_is_written_once_and_follows_each_hand() -> None:

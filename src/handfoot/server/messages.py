@@ -11,10 +11,11 @@ so that a message is mostly joined from JSON already written.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
+from handfoot.cards import card_code, sorted_from_counts
 from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.server.live import LiveTable, level_word, salt_of
@@ -51,15 +52,6 @@ def last_hand_json(game: Game) -> dict[str, Any] | None:
                    "lines": [[label, pts] for label, pts in s.lines(game.rules.words)]}
                   for s in r.scores],
     }
-
-
-def message_for(table: LiveTable, seat: int | None,
-                legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The state message one seat (or a spectator, with ``seat`` None) receives;
-    ``legal``: the actions listed for the seat to act (worked out off the loop). As
-    :class:`Broadcast` writes it, read back."""
-    parsed: dict[str, Any] = orjson.loads(Broadcast(table, legal).data(seat))
-    return parsed
 
 
 #: each team's part of the table as JSON, by its view (shared by every table: a team's
@@ -103,15 +95,32 @@ def _seats_of(table: LiveTable) -> tuple[orjson.Fragment, list[str]]:
     return made
 
 
+#: where a viewer's own part goes in a message written for every viewer of a broadcast
+#: (:meth:`Broadcast.data`): a NUL byte, which orjson writes inside a string only as
+#: ``\u0000``, so that the bytes around it are found by splitting at it
+_OWN: Final = orjson.Fragment(b"\x00")
+#: the viewer's own parts, in the order the message's keys put them
+_OWN_PARTS: Final = 7
+
+
 class Broadcast:
     """The state messages of one change at a table, one for each viewer: what they
-    share is written once. ``legal``: the actions listed for the seat to act."""
+    share is written once. ``legal``: the actions listed for the seat to act.
+
+    A seat's message and a spectator's differ only in the seat, its hand, its moves
+    (the seat to act's), its move log, the cards it just got and why it could not take
+    the pile; the rest (most of it: the table, the melds, the scores) is the same for
+    every viewer. The first message of a broadcast writes that rest once, with a mark
+    where each viewer's own part goes, and each message joins it with its own parts:
+    the same bytes as :meth:`whole` writes for the viewer in one piece."""
 
     def __init__(self, table: LiveTable, legal: list[dict[str, Any]] | None) -> None:
         self.table = table
         self.legal = legal
         self.seats, self.names = _seats_of(table)
         self.teams: orjson.Fragment | None = None  # written with the first view
+        self._shared: list[bytes] | None = None  # the rest, between the viewers' parts
+        self._frozen: str | None = None  # why the player to act cannot take the pile
 
     def text(self, seat: int | None) -> str:
         """The message of ``seat`` (None: a spectator's), as JSON."""
@@ -120,26 +129,64 @@ class Broadcast:
     def data(self, seat: int | None) -> bytes:
         """The message of ``seat`` (None: a spectator's), as JSON in UTF-8 (as it goes
         out to the socket)."""
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self._message(None, own=False).split(b"\x00")
+            if len(shared) != _OWN_PARTS + 1:  # pragma: no cover - a guard
+                raise RuntimeError("a shared part of a state message holds a NUL byte")
+        table = self.table
+        game = table.game
+        if seat is None:
+            who, hand, moves = b"null", b"[]", b"[]"
+        else:
+            if not 0 <= seat < game.rules.players.seats:
+                raise ValueError(f"there is no seat {seat}")
+            who = str(seat).encode()
+            hand = orjson.dumps([card_code(c) for c in sorted_from_counts(
+                game.hand.hands[seat])])
+            moves = orjson.dumps(self.legal or []) if self._mine(seat) else b"[]"
+        return b"".join((
+            shared[0], who, shared[1], who, shared[2], hand,
+            shared[3], moves, shared[4], table.moves.entries_json(seat, self.names),
+            shared[5], orjson.dumps(table.moves.fresh(seat, game.hand_number)),
+            shared[6], orjson.dumps(pile_reason(table, seat, self._frozen)),
+            shared[7]))
+
+    def whole(self, seat: int | None) -> bytes:
+        """The message of ``seat`` written in one piece, without the shared part kept:
+        what :meth:`data` joins (the tests hold the two equal)."""
+        return self._message(seat, own=True)
+
+    def _mine(self, seat: int | None) -> bool:
+        game = self.table.game
+        return seat is not None and not game.over and game.actor == seat \
+            and not self.table.waiting
+
+    def _message(self, seat: int | None, own: bool) -> bytes:
+        """The message of ``seat``; without ``own``, a spectator's with a mark
+        (:data:`_OWN`) for each viewer's own part."""
         table = self.table
         game = table.game
         view = public_view(game) if seat is None else seat_view(game, seat)
         if self.teams is None:  # the same teams in every viewer's view
             self.teams = orjson.Fragment(
                 b"[" + b",".join([_team_bytes(t) for t in view.teams]) + b"]")
-        mine = seat is not None and not game.over and game.actor == seat \
-            and not table.waiting
+        self._frozen = view.pile_frozen
+        data = view.to_json(history=False, teams=self.teams)
+        if not own:
+            data["seat"] = data["hand"] = _OWN
         msg = {
             "type": "state",
             "table": table.id,
             "seq": table.seq,
-            "seat": seat,
+            "seat": seat if own else _OWN,
             "rules": table.row.rules_name,
             "seats": self.seats,
             # the game starts when every person has joined, or when the host starts it
             "waiting_to_start": table.waiting,
             # the hand's actions are left out: the move log below tells them
-            "view": view.to_json(history=False, teams=self.teams),
-            "legal": (self.legal or []) if mine else [],
+            "view": data,
+            "legal": ((self.legal or []) if self._mine(seat) else []) if own else _OWN,
             "last_hand": last_hand_of(table),
             "notice": table.notice,
             "time_called": game.time_called,
@@ -147,9 +194,10 @@ class Broadcast:
             "commitment": commitment_of(table),
             # the move log in this viewer's words, newest first, and the cards it just
             # got
-            "log": orjson.Fragment(table.moves.entries_json(seat, self.names)),
-            "fresh": table.moves.fresh(seat, game.hand_number),
-            "pile_reason": pile_reason(table, seat, view.pile_frozen),
+            "log": orjson.Fragment(table.moves.entries_json(seat, self.names))
+            if own else _OWN,
+            "fresh": table.moves.fresh(seat, game.hand_number) if own else _OWN,
+            "pile_reason": pile_reason(table, seat, view.pile_frozen) if own else _OWN,
             "final_melds": table.moves.final_melds,
             "waiting": ({"hand": table.moves.paused_after,
                          "ready": sorted(table.moves.ready),
