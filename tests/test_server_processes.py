@@ -456,6 +456,10 @@ def test_the_load_test_measures_tables_served_by_two_workers(pg_url: str) -> Non
         assert result["server_cpu_ms_per_action"] == pytest.approx(
             1000 * result["server_cpu_cores"] * result["seconds"] / result["people_actions"],
             rel=0.05, abs=0.5)
+        # the load test's own collector made no passes while it measured (its pauses
+        # would be measured as the server's)
+        assert result["loadtest_collector"]["passes"] == 0, result["loadtest_collector"]
+        assert result["loadtest_collector"]["garbage_at_end"] >= 0
         speed = result["machine_speed_us"]  # (sum(range(10000)): 185 µs on a good day)
         assert 20 < speed["before"] < 20_000 and 20 < speed["after"] < 20_000, speed
 
