@@ -438,6 +438,29 @@ def test_bench_without_the_expert_says_it_was_not_timed(
     assert row["random_hands_per_s"] > 0
 
 
+def test_the_bench_counts_only_the_cpu_of_the_thread_that_plays() -> None:
+    """The bench's clock is the playing thread's CPU: work in another thread of the
+    process (numpy's BLAS threads spinning after they start) is not the engine's. A
+    thread spins for 0.2 s of its own CPU while this one waits for it: the process's
+    CPU clock counts it, the bench's does not."""
+    import threading
+    import time
+
+    from handfoot import bench
+
+    def spin() -> None:
+        start = time.thread_time()
+        while time.thread_time() - start < 0.2:
+            pass
+
+    process, own = time.process_time(), bench.cpu()
+    side = threading.Thread(target=spin)
+    side.start()
+    side.join()
+    assert time.process_time() - process >= 0.2
+    assert bench.cpu() - own < 0.05
+
+
 def test_bench_legal_times_every_question_by_hand_size() -> None:
     results = bench_legal.measure(preset("samba"), sizes=(11, 60), seeds=1)
     assert set(results) == {11, 60}

@@ -3,7 +3,7 @@ and the OpenSpiel game (``handfoot bench`` reports them side by side).
 
 A step is one move (a chance node of the OpenSpiel game counts as one too); every
 rollout picks uniformly among the legal moves, for ``hands`` single hands, on one core
-(CPU time of this process).
+(the CPU time of the thread that plays: see :data:`handfoot.bench.cpu`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from handfoot.rules import Rules
 def engine_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> float:
     """The engine's own: ``Game.legal_actions()``, a uniform pick, ``Game.push``."""
     steps = 0
-    start = time.process_time()
+    start = time.thread_time()
     for i in range(hands):
         s = hand_seed(seed, i)
         rng = random.Random(s)
@@ -29,7 +29,7 @@ def engine_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> float:
             legal = game.legal_actions()
             game.push(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps / (time.process_time() - start)
+    return steps / (time.thread_time() - start)
 
 
 def pettingzoo_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> float:
@@ -41,7 +41,7 @@ def pettingzoo_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> floa
 
     env = HandAndFootEnv(rules, max_hands=1)
     steps = 0
-    start = time.process_time()
+    start = time.thread_time()
     for i in range(hands):
         s = hand_seed(seed, i)
         rng = np.random.default_rng(s)
@@ -53,7 +53,7 @@ def pettingzoo_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> floa
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
-    return steps / (time.process_time() - start)
+    return steps / (time.thread_time() - start)
 
 
 def openspiel_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> float:
@@ -65,7 +65,7 @@ def openspiel_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> float
 
     game = pyspiel.load_game("python_handfoot", {"rules": rules_param(rules), "max_hands": 1})
     steps = 0
-    start = time.process_time()
+    start = time.thread_time()
     for i in range(hands):
         rng = random.Random(hand_seed(seed, i))
         state = game.new_initial_state()
@@ -77,7 +77,7 @@ def openspiel_steps_per_second(rules: Rules, hands: int, seed: int = 0) -> float
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps / (time.process_time() - start)
+    return steps / (time.thread_time() - start)
 
 
 def rollout_speeds(rules: Rules, hands: int, seed: int = 0) -> dict[str, Any]:
