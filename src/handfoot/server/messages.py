@@ -3,10 +3,12 @@
 A seat's message carries its view of the game (its own hand, everyone's melds), the
 seats, the move log in its words, the last hand's result and the pause between hands;
 a spectator's, the public view. After a move, :class:`Broadcast` writes the message
-of each seat with a socket at the table: the parts every viewer shares (the seats,
-the teams' melds) are written as JSON once, and each viewer's move log is kept
-written from one move to the next (:meth:`handfoot.server.table_log.MoveLog.entries_json`),
-so that a message is mostly joined from JSON already written.
+of each seat with a socket at the table: everything every viewer shares (the table,
+the melds, the scores, the seats) is written as JSON once a broadcast, the seats and
+each team's melds are kept from one broadcast to the next until they change, and each
+viewer's move log is kept written from one move to the next
+(:meth:`handfoot.server.table_log.MoveLog.entries_json`), so that a message is mostly
+joined from JSON already written.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
@@ -464,7 +465,9 @@ class Store:
                       action: dict[str, Any], time_seq: int | None
                       ) -> tuple[dict[str, Any], dict[str, Any]]:
         """An action's row, and its notice to the other processes (with PostgreSQL)."""
-        text = json.dumps(action, separators=(",", ":"))
+        # (orjson: the same text for the engine's actions, in a fifteenth of the time of
+        # the standard library's, on the event loop for every move)
+        text = orjson.dumps(action).decode()
         params: dict[str, Any] = {"t": table_id, "seq": seq, "seat": seat, "a": text,
                                   "created": _now(), "known": time_seq}
         note: dict[str, Any] = {"o": self.origin, "k": "act", "t": table_id, "s": seq + 1,
