@@ -44,9 +44,9 @@ from handfoot.views import seat_view
 #: The clock of every figure: the CPU time of the calling thread, where the engine and
 #: the players run. Not the process's (``time.process_time``): importing numpy (the
 #: expert's evaluation is fitted with it) starts OpenBLAS's threads, which spin on the
-#: other core for a while after they start and after each piece of work, and the
-#: process's clock counted that as the engine's (a floor of 3,555 hands/s in samba that
-#: was 5,000 with ``OPENBLAS_NUM_THREADS=1``, and every figure after it lower too).
+#: other core for a while after they start, and the process's clock counted that as
+#: the engine's (the first measure of a run: 0.125 s of the process's CPU for 0.086 s
+#: of the playing thread's, in samba's floor; docs/bots.md).
 cpu = time.thread_time
 
 DEFAULT_RANDOM_HANDS = 12
