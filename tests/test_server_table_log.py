@@ -51,6 +51,7 @@ def test_a_hand_ends_and_waits_for_the_person_and_the_log_tells_each_move(
         st = _play_until(me, random.Random(2), lambda m: m["waiting"] is not None)
         # the hand is over: the people are waited for, the melds it ended with are kept
         assert st["waiting"] == {"hand": 1, "ready": [], "people": [0]}
+        assert st["legal"] == []  # no move is listed while the table waits
         assert st["last_hand"]["number"] == 1 and st["final_melds"] is not None
         assert len(st["final_melds"]) == 2
         texts = [e["text"] for e in st["log"]]
@@ -350,7 +351,8 @@ def test_a_message_joined_from_its_shared_part_equals_one_written_whole() -> Non
     """The part of a broadcast every viewer shares is written once, with a mark where
     each viewer's own part goes; each viewer's message joined from it is byte for byte
     the one written in one piece: with the moves listed for the seat to act (and no
-    other), a spectator's without a hand, through the end of a hand and the pause
+    other, and for nobody in the pause between hands: no move is taken then), a
+    spectator's without a hand, through the end of a hand and the pause
     after it, time called, and names that JSON must escape (a NUL among them)."""
     import datetime as dt
 
@@ -385,7 +387,7 @@ def test_a_message_joined_from_its_shared_part_equals_one_written_whole() -> Non
             assert joined == Broadcast(table, legal).whole(viewer)
             parsed = orjson.loads(joined)
             assert parsed["seat"] == parsed["view"]["seat"] == viewer
-            if viewer == actor and not game.over:
+            if viewer == actor and not game.over and not table.paused:
                 assert parsed["legal"] == legal
                 listed += 1
             else:
@@ -396,7 +398,8 @@ def test_a_message_joined_from_its_shared_part_equals_one_written_whole() -> Non
                 assert len(parsed["view"]["hand"]) == sum(game.hand.hands[viewer])
             assert parsed["seats"][0]["name"] == "Ann\x00"
             timed += parsed["time_called"]
-        if table.paused:  # everyone pressed Next hand
+        if table.paused:  # (its seat to act was shown no moves) everyone presses Next hand
+            assert actor in viewers and not game.over
             paused += 1
             table.moves.paused_after = None
         if game.over:

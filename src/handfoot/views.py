@@ -18,6 +18,7 @@ foot, no stock order, no pile below its top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple, cast
 
@@ -172,7 +173,7 @@ class View:
         data: dict[str, Any] = {}
         for name in _VIEW_FIELDS:  # (dataclasses.fields() each time was a tenth of it)
             if name == "hand_counts":
-                data["hand"] = [card_code(c) for c in self.hand]
+                data["hand"] = hand_codes(self.hand_counts)
             else:
                 data[name] = getattr(self, name)
         data["players"] = tuple({**dict(zip(_PLAYER_FIELDS, p, strict=True)),
@@ -302,10 +303,21 @@ def _view(game: Game, seat: int | None) -> View:
         game.over, tuple(game.winners))
 
 
-def seat_view(game: Game, seat: int) -> View:
-    """What ``seat`` may see."""
+def check_seat(game: Game, seat: int) -> None:
+    """Raise ValueError if the game has no seat ``seat``."""
     if not 0 <= seat < game.rules.players.seats:
         raise ValueError(f"there is no seat {seat}")
+
+
+def hand_codes(counts: Sequence[int]) -> list[str]:
+    """A hand held as how many of each card (a view's ``hand_counts``), as the cards'
+    codes sorted by rank: how a view writes its hand as JSON."""
+    return [card_code(c) for c in sorted_from_counts(counts)]
+
+
+def seat_view(game: Game, seat: int) -> View:
+    """What ``seat`` may see."""
+    check_seat(game, seat)
     return _view(game, seat)
 
 

@@ -17,12 +17,18 @@ from typing import Any, Final
 
 import orjson
 
-from handfoot.cards import card_code, sorted_from_counts
 from handfoot.game import Game
 from handfoot.records import deal_commitment
 from handfoot.server.live import LiveTable, level_word, salt_of
 from handfoot.server.table_log import seat_names
-from handfoot.views import TeamView, public_view, seat_view, team_json
+from handfoot.views import (
+    TeamView,
+    check_seat,
+    hand_codes,
+    public_view,
+    seat_view,
+    team_json,
+)
 
 
 def commitment_of(table: LiveTable) -> dict[str, Any]:
@@ -141,11 +147,9 @@ class Broadcast:
         if seat is None:
             who, hand, moves = b"null", b"[]", b"[]"
         else:
-            if not 0 <= seat < game.rules.players.seats:
-                raise ValueError(f"there is no seat {seat}")
+            check_seat(game, seat)
             who = str(seat).encode()
-            hand = orjson.dumps([card_code(c) for c in sorted_from_counts(
-                game.hand.hands[seat])])
+            hand = orjson.dumps(hand_codes(game.hand.hands[seat]))
             moves = orjson.dumps(self.legal or []) if self._mine(seat) else b"[]"
         return b"".join((
             shared[0], who, shared[1], who, shared[2], hand,
@@ -160,9 +164,12 @@ class Broadcast:
         return self._message(seat, own=True)
 
     def _mine(self, seat: int | None) -> bool:
-        game = self.table.game
+        """Whether ``seat`` is shown its moves: it is to act, and the game neither waits
+        for its people to start nor is paused between hands (no move is taken then)."""
+        table = self.table
+        game = table.game
         return seat is not None and not game.over and game.actor == seat \
-            and not self.table.waiting
+            and not table.waiting and not table.paused
 
     def _message(self, seat: int | None, own: bool) -> bytes:
         """The message of ``seat``; without ``own``, a spectator's with a mark
