@@ -446,6 +446,7 @@ def test_the_load_test_measures_tables_served_by_two_workers(pg_url: str) -> Non
         assert out.returncode == 0, out.stderr
         result = json.loads(out.stdout)
         assert result["people_actions"] >= 10 and result["errors"] == 0, result
+        assert (result["ramp_s"], result["warmup_s"]) == (1, 4)  # as asked
         assert result["disconnects"] == 0, json.dumps(result)[:3000]
         pushed = result["action_to_push_ms"]
         assert pushed["n"] == result["people_actions"]
