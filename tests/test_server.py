@@ -224,8 +224,7 @@ def play_to_the_end(clients: dict[int, Client], rng: random.Random,
         st = states[actor]
         if st["waiting"]:  # between hands: no move until each person pressed Next hand
             assert st["legal"] == [], st
-            clients[actor].wait(lambda m, at=seq: m["type"] == "state" and m["seq"] >= at
-                                and not m["waiting"])
+            clients[actor].resumed(seq)
             continue
         assert st["legal"], st
         clients[actor].act(rng.choice(st["legal"]))

@@ -67,8 +67,7 @@ def play_simply(client: Client, seat: int, turns: int, timeout: float = 30.0) ->
         if st["view"]["game_over"]:
             break
         if st["waiting"]:  # between hands: the game goes on once each person pressed
-            client.wait(lambda m, at=st["seq"]: m["type"] == "state" and m["seq"] >= at
-                        and not m["waiting"], timeout)
+            client.resumed(st["seq"], timeout)
             continue
         if st["view"]["actor"] != seat or not st["legal"]:
             seq = st["seq"] + 1

@@ -110,8 +110,7 @@ def _people(server: ServerProcess, rules: str, seed: int, actions: int, deadline
             me = clients[actor]
             mine = me.state(st["seq"])
             if mine["waiting"]:  # between hands: the game goes on once each pressed Next hand
-                st = me.wait(lambda m, at=mine["seq"]: m["type"] == "state"
-                             and m["seq"] >= at and not m["waiting"], timeout=120)
+                st = me.resumed(mine["seq"], timeout=120)
                 continue
             legal = mine["legal"]
             if not legal:

@@ -157,6 +157,13 @@ class LiveTable:
         """Between hands, until every person at the table has pressed "Next hand"."""
         return self.moves.paused_after is not None
 
+    @property
+    def shown_moves(self) -> int | None:
+        """The seat shown its moves: the one to act, unless the game is over, waits for
+        its people to start, or is paused between hands (no move is taken then)."""
+        game = self.game
+        return None if game.over or self.waiting or self.paused else game.actor
+
     def seat_of_token(self, token: str) -> int | None:
         h = token_hash(token)
         for i, s in enumerate(self.seats):

@@ -164,12 +164,7 @@ class Broadcast:
         return self._message(seat, own=True)
 
     def _mine(self, seat: int | None) -> bool:
-        """Whether ``seat`` is shown its moves: it is to act, and the game neither waits
-        for its people to start nor is paused between hands (no move is taken then)."""
-        table = self.table
-        game = table.game
-        return seat is not None and not game.over and game.actor == seat \
-            and not table.waiting and not table.paused
+        return seat is not None and seat == self.table.shown_moves
 
     def _message(self, seat: int | None, own: bool) -> bytes:
         """The message of ``seat``; without ``own``, a spectator's with a mark

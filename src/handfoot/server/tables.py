@@ -409,8 +409,7 @@ class Manager:
             table.used = time.monotonic()
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
-        # (none between hands either: no move is taken until Next hand is pressed)
-        actor = None if game.over or table.waiting or table.paused else game.actor
+        actor = table.shown_moves
         if actor is not None and any(c.seat == actor for c in table.connections):
             try:
                 legal = await self.work.legal(game, table.origin)

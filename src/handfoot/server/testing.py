@@ -165,6 +165,12 @@ class Client:
     def act(self, action: dict[str, Any]) -> None:
         self.send({"type": "action", "action": action})
 
+    def resumed(self, seq: int, timeout: float = 20.0) -> dict[str, Any]:
+        """The first state from ``seq`` on that is not paused between hands (the table
+        goes on once each person has pressed Next hand: this client presses it)."""
+        return self.wait(lambda m: m["type"] == "state" and m["seq"] >= seq
+                         and not m["waiting"], timeout)
+
     def wait(self, pred: Any, timeout: float = 20.0) -> dict[str, Any]:
         """The first message (from the start) that ``pred`` accepts."""
         deadline = time.monotonic() + timeout
