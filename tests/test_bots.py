@@ -102,6 +102,9 @@ def _leaves(x: Any, seen: list[type]) -> None:
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         for f in dataclasses.fields(x):
             _leaves(getattr(x, f.name), seen)
+    elif type(x).__module__ == "handfoot.actions":  # an action: its fields, by name
+        for name in type(x).__match_args__:
+            _leaves(getattr(x, name), seen)
     elif isinstance(x, tuple):
         for y in x:
             _leaves(y, seen)
@@ -155,7 +158,8 @@ def test_the_legal_actions_show_only_the_actions_and_the_rules() -> None:
     # the list), not for an equal action made anew.
     last = list(legal)[-1]
     assert legal.confirms(last)
-    assert not legal.confirms(dataclasses.replace(last))  # equal, not the same object
+    again = copy.copy(last)  # equal, not the same object
+    assert again == last and again is not last and not legal.confirms(again)
     game.apply(legal[0])
     assert not legal.confirms(first)
     assert not legal.confirms(last)

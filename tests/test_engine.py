@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
-from handfoot.actions import GO_DOWN, AddToMeld, Discard, Draw, LayDown, LayMeld, parse_action
+from handfoot import actions, compiled
+from handfoot.actions import (
+    DRAW,
+    GO_DOWN,
+    Action,
+    AddToMeld,
+    AnswerGoOut,
+    AskToGoOut,
+    ChooseHand,
+    Discard,
+    Draw,
+    EndTurn,
+    LayDown,
+    LayMeld,
+    PickUpFoot,
+    TakeBack,
+    TakePile,
+    TakeUpcard,
+    action_from_json,
+    action_to_json,
+    parse_action,
+)
 from handfoot.cards import parse_card, parse_cards
 from handfoot.engine import BadMeld, Hand, NotYourTurn, WrongPhase
 from handfoot.rules import preset
@@ -142,3 +166,30 @@ def test_a_clone_and_its_original_never_change_each_others_melds(name: str) -> N
         seat = game.actor
         game.apply(bots[seat].choose(seat_view(game, seat), game.legal_actions()), seat)
     assert checked >= 5
+
+
+def test_an_action_is_a_value_equal_by_its_fields_and_kept_as_made() -> None:
+    """Actions are small values (plain classes, native when compiled): made once, equal
+    when of the same kind with equal fields, hashed as their fields' tuple (as the frozen
+    dataclasses they were, so a set of actions keeps its order), written out as made,
+    pickled and copied whole; compiled, a field cannot be set again."""
+    made: list[Action] = [ChooseHand(1), DRAW, TakeUpcard(), TakePile((21, 20), 7, ((43, 42, 41),)),
+            LayDown(((43, 42, 41), (2, 5, 4))), LayMeld((21, 20, 22)), TakeBack(2), GO_DOWN,
+            AddToMeld(1, (9, 8)), PickUpFoot(), Discard(17), EndTurn(), AskToGoOut(),
+            AnswerGoOut(False)]
+    for a in made:
+        fields = tuple(getattr(a, name) for name in type(a).__match_args__)
+        assert hash(a) == hash(fields)
+        assert a == type(a)(*fields) and a is not type(a)(*fields)
+        assert pickle.loads(pickle.dumps(a)) == a and copy.deepcopy(a) == a
+        assert action_from_json(action_to_json(a)) == a
+        assert eval(repr(a), vars(actions)) == a
+        assert a != fields and all(a != b for b in made if b is not a)
+    # The cards of a meld are kept sorted, so one meld laid either way is one action.
+    assert LayMeld((22, 21, 20)) == LayMeld([20, 21, 22]) and LayMeld((22, 21, 20)).cards == (
+        20, 21, 22)
+    assert TakePile((21, 20)).shown == (20, 21) and TakePile().count == 0
+    assert repr(AddToMeld(0, (3,))) == "AddToMeld(meld=0, cards=(3,))"
+    if compiled.running_compiled():
+        with pytest.raises(AttributeError):
+            LayMeld((20, 21, 22)).cards = ()  # type: ignore[misc]

@@ -1,10 +1,10 @@
 """Which of handfoot's modules run compiled, and the switch back to pure Python.
 
 Installing handfoot compiles the modules of the hot path (:data:`MODULES`: the cards,
-the engine, the game, the views, the scoring, the computer players and the arena's
-loop) with mypyc, from the same source, when
-mypy and a C compiler are at hand (see ``setup.py``); otherwise, or with
-``HANDFOOT_COMPILE=0``, it installs them as pure Python. Either way the game is the same:
+the actions, the engine, the game, the views, the scoring, the computer players and the
+arena's loop) with mypyc, from the same source, when mypy and a C compiler are at hand
+(see ``setup.py``); otherwise, or with ``HANDFOOT_COMPILE=0``, it installs them as pure
+Python. Either way the game is the same:
 the tests pass both ways (``test.sh`` runs them compiled, then with ``HANDFOOT_PURE=1``).
 
 A compiled module sits beside its source. When the package is imported, :func:`choose`
@@ -27,8 +27,8 @@ from types import ModuleType
 
 #: the modules compiled at install, as paths under ``src/handfoot`` without ``.py``
 MODULES: tuple[str, ...] = (
-    "cards", "engine/deal", "engine/errors", "engine/settings", "engine/melds", "engine/state",
-    "engine/checks", "engine/moves", "scoring", "views", "game", "bots/__init__",
+    "cards", "actions", "engine/deal", "engine/errors", "engine/settings", "engine/melds",
+    "engine/state", "engine/checks", "engine/moves", "scoring", "views", "game", "bots/__init__",
     "bots/policy", "bots/heuristic", "bots/evaluation", "bots/expert", "arena",
 )
 
