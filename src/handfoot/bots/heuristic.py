@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Final, Protocol, cast
+from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -82,25 +82,11 @@ class MeldInfo:
         self.naturals, self.wilds, self.low, self.high = naturals, wilds, low, high
 
 
-class MeldLike(Protocol):
-    """What the heuristic reads of a meld (a :class:`MeldInfo`, or the engine's meld)."""
-
-    @property
-    def kind(self) -> int: ...
-    @property
-    def rank(self) -> int: ...
-    @property
-    def suit(self) -> int: ...
-    @property
-    def size(self) -> int: ...
-    @property
-    def naturals(self) -> int: ...
-    @property
-    def wilds(self) -> int: ...
-    @property
-    def low(self) -> int: ...
-    @property
-    def high(self) -> int: ...
+#: what the heuristic reads of a meld: a :class:`MeldInfo` (read from a view), or the
+#: engine's own meld (read from a state). A union of the two classes, not a protocol:
+#: compiled, each field is then read directly (about 7 ns, where a protocol's field is
+#: looked up by name: about 45)
+MeldLike = Meld | MeldInfo
 
 
 #: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
