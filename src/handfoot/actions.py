@@ -48,13 +48,30 @@ def _norm_melds(
 # names the fields, in order (``match`` statements, and the tests, read them).
 
 
+class _Action:
+    """What every action shares: its kind's name in records, and its fields (named in
+    order by ``__match_args__``) written out and pickled. Each action compares and
+    hashes its own fields (those are asked often, and are read directly compiled)."""
+
+    __slots__ = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+    kind: ClassVar[str] = ""
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{type(self).__name__}({fields})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), tuple([getattr(self, name) for name in self.__match_args__])
+
+
 @final
-class ChooseHand:
+class ChooseHand(_Action):
     """Choose which of your two dealt stacks is your hand (0 or 1); the other is your foot."""
 
     __slots__ = ("stack",)
-    __match_args__: Final = ("stack",)
-    kind: ClassVar[str] = "choose-hand"
+    __match_args__ = ("stack",)
+    kind = "choose-hand"
 
     def __init__(self, stack: int) -> None:
         self.stack: Final = stack
@@ -62,32 +79,22 @@ class ChooseHand:
     def notation(self) -> str:
         return f"choose {self.stack + 1}"
 
-    def __repr__(self) -> str:
-        return f"ChooseHand(stack={self.stack!r})"
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ChooseHand) and self.stack == other.stack
 
     def __hash__(self) -> int:
         return hash((self.stack,))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return ChooseHand, (self.stack,)
-
 
 @final
-class Draw:
+class Draw(_Action):
     """Draw from the stock (two cards in most rule sets)."""
 
     __slots__ = ()
-    __match_args__: Final = ()
-    kind: ClassVar[str] = "draw"
+    kind = "draw"
 
     def notation(self) -> str:
         return "draw"
-
-    def __repr__(self) -> str:
-        return "Draw()"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Draw)
@@ -95,23 +102,16 @@ class Draw:
     def __hash__(self) -> int:
         return hash(())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return Draw, ()
-
 
 @final
-class TakeUpcard:
+class TakeUpcard(_Action):
     """On the first turn of a hand, take the card turned up to start the pile."""
 
     __slots__ = ()
-    __match_args__: Final = ()
-    kind: ClassVar[str] = "take-upcard"
+    kind = "take-upcard"
 
     def notation(self) -> str:
         return "upcard"
-
-    def __repr__(self) -> str:
-        return "TakeUpcard()"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TakeUpcard)
@@ -119,19 +119,16 @@ class TakeUpcard:
     def __hash__(self) -> int:
         return hash(())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return TakeUpcard, ()
-
 
 @final
-class TakePile:
+class TakePile(_Action):
     """Take the discard pile, showing ``shown`` from your hand. The top card and the shown
     cards go to the table at once; ``count`` cards are taken in all (0: as the rules
     say). A team that has not opened lays its opening melds with it in ``opening``."""
 
     __slots__ = ("count", "opening", "shown")
-    __match_args__: Final = ("shown", "count", "opening")
-    kind: ClassVar[str] = "take-pile"
+    __match_args__ = ("shown", "count", "opening")
+    kind = "take-pile"
 
     def __init__(self, shown: tuple[Card, ...] | list[Card] = (), count: int = 0,
                  opening: tuple[tuple[Card, ...], ...] | list[list[Card]] = ()) -> None:
@@ -149,10 +146,6 @@ class TakePile:
             text += " + " + " | ".join(_codes(m) for m in self.opening)
         return text
 
-    def __repr__(self) -> str:
-        return (f"TakePile(shown={self.shown!r}, count={self.count!r}, "
-                f"opening={self.opening!r})")
-
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, TakePile) and self.shown == other.shown
                 and self.count == other.count and self.opening == other.opening)
@@ -160,19 +153,16 @@ class TakePile:
     def __hash__(self) -> int:
         return hash((self.shown, self.count, self.opening))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return TakePile, (self.shown, self.count, self.opening)
-
 
 @final
-class LayDown:
+class LayDown(_Action):
     """Lay new melds on the table at once. A team's first lay-down is its opening and may
     hold several melds (the same as laying each out with :class:`LayMeld` and going
     down); after that, one meld at a time."""
 
     __slots__ = ("melds",)
-    __match_args__: Final = ("melds",)
-    kind: ClassVar[str] = "lay-down"
+    __match_args__ = ("melds",)
+    kind = "lay-down"
 
     def __init__(self, melds: tuple[tuple[Card, ...], ...] | list[list[Card]]) -> None:
         self.melds: Final = _norm_melds(melds)
@@ -180,28 +170,22 @@ class LayDown:
     def notation(self) -> str:
         return "lay " + " | ".join(_codes(m) for m in self.melds)
 
-    def __repr__(self) -> str:
-        return f"LayDown(melds={self.melds!r})"
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LayDown) and self.melds == other.melds
 
     def __hash__(self) -> int:
         return hash((self.melds,))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return LayDown, (self.melds,)
-
 
 @final
-class LayMeld:
+class LayMeld(_Action):
     """Put one new meld on the table. Before a team has gone down, the meld is laid out
     for the opening (staged): it counts toward the opening once the player goes down
     (:class:`GoDown`) or takes the pile, and can be taken back until then."""
 
     __slots__ = ("cards",)
-    __match_args__: Final = ("cards",)
-    kind: ClassVar[str] = "meld"
+    __match_args__ = ("cards",)
+    kind = "meld"
 
     def __init__(self, cards: tuple[Card, ...] | list[Card]) -> None:
         self.cards: Final = _norm(cards)
@@ -209,26 +193,20 @@ class LayMeld:
     def notation(self) -> str:
         return "meld " + _codes(self.cards)
 
-    def __repr__(self) -> str:
-        return f"LayMeld(cards={self.cards!r})"
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LayMeld) and self.cards == other.cards
 
     def __hash__(self) -> int:
         return hash((self.cards,))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return LayMeld, (self.cards,)
-
 
 @final
-class TakeBack:
+class TakeBack(_Action):
     """Take a meld laid out for the opening back into the hand (``meld`` counts from 0)."""
 
     __slots__ = ("meld",)
-    __match_args__: Final = ("meld",)
-    kind: ClassVar[str] = "take-back"
+    __match_args__ = ("meld",)
+    kind = "take-back"
 
     def __init__(self, meld: int) -> None:
         self.meld: Final = meld
@@ -236,33 +214,23 @@ class TakeBack:
     def notation(self) -> str:
         return f"back {self.meld + 1}"
 
-    def __repr__(self) -> str:
-        return f"TakeBack(meld={self.meld!r})"
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TakeBack) and self.meld == other.meld
 
     def __hash__(self) -> int:
         return hash((self.meld,))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return TakeBack, (self.meld,)
-
 
 @final
-class GoDown:
+class GoDown(_Action):
     """Go down: the melds laid out become the team's opening, checked against the
     opening minimum and the rule set's other opening conditions."""
 
     __slots__ = ()
-    __match_args__: Final = ()
-    kind: ClassVar[str] = "go-down"
+    kind = "go-down"
 
     def notation(self) -> str:
         return "down"
-
-    def __repr__(self) -> str:
-        return "GoDown()"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GoDown)
@@ -270,17 +238,14 @@ class GoDown:
     def __hash__(self) -> int:
         return hash(())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return GoDown, ()
-
 
 @final
-class AddToMeld:
+class AddToMeld(_Action):
     """Add cards to one of your team's melds or books (``meld`` counts from 0)."""
 
     __slots__ = ("cards", "meld")
-    __match_args__: Final = ("meld", "cards")
-    kind: ClassVar[str] = "add"
+    __match_args__ = ("meld", "cards")
+    kind = "add"
 
     def __init__(self, meld: int, cards: tuple[Card, ...] | list[Card]) -> None:
         self.meld: Final = meld
@@ -289,9 +254,6 @@ class AddToMeld:
     def notation(self) -> str:
         return f"add {self.meld + 1} {_codes(self.cards)}"
 
-    def __repr__(self) -> str:
-        return f"AddToMeld(meld={self.meld!r}, cards={self.cards!r})"
-
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, AddToMeld) and self.meld == other.meld
                 and self.cards == other.cards)
@@ -299,23 +261,16 @@ class AddToMeld:
     def __hash__(self) -> int:
         return hash((self.meld, self.cards))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return AddToMeld, (self.meld, self.cards)
-
 
 @final
-class PickUpFoot:
+class PickUpFoot(_Action):
     """Pick up your foot once your hand is empty."""
 
     __slots__ = ()
-    __match_args__: Final = ()
-    kind: ClassVar[str] = "pick-up-foot"
+    kind = "pick-up-foot"
 
     def notation(self) -> str:
         return "foot"
-
-    def __repr__(self) -> str:
-        return "PickUpFoot()"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PickUpFoot)
@@ -323,17 +278,14 @@ class PickUpFoot:
     def __hash__(self) -> int:
         return hash(())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return PickUpFoot, ()
-
 
 @final
-class Discard:
+class Discard(_Action):
     """Discard a card; this ends your turn (and, with your last card, may go out)."""
 
     __slots__ = ("card",)
-    __match_args__: Final = ("card",)
-    kind: ClassVar[str] = "discard"
+    __match_args__ = ("card",)
+    kind = "discard"
 
     def __init__(self, card: Card) -> None:
         self.card: Final = card
@@ -341,32 +293,22 @@ class Discard:
     def notation(self) -> str:
         return f"discard {card_code(self.card)}"
 
-    def __repr__(self) -> str:
-        return f"Discard(card={self.card!r})"
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Discard) and self.card == other.card
 
     def __hash__(self) -> int:
         return hash((self.card,))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return Discard, (self.card,)
-
 
 @final
-class EndTurn:
+class EndTurn(_Action):
     """End the turn without a discard (only where the rules allow it)."""
 
     __slots__ = ()
-    __match_args__: Final = ()
-    kind: ClassVar[str] = "end-turn"
+    kind = "end-turn"
 
     def notation(self) -> str:
         return "end"
-
-    def __repr__(self) -> str:
-        return "EndTurn()"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, EndTurn)
@@ -374,23 +316,16 @@ class EndTurn:
     def __hash__(self) -> int:
         return hash(())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return EndTurn, ()
-
 
 @final
-class AskToGoOut:
+class AskToGoOut(_Action):
     """Ask your partner for permission to go out."""
 
     __slots__ = ()
-    __match_args__: Final = ()
-    kind: ClassVar[str] = "ask"
+    kind = "ask"
 
     def notation(self) -> str:
         return "ask"
-
-    def __repr__(self) -> str:
-        return "AskToGoOut()"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AskToGoOut)
@@ -398,17 +333,14 @@ class AskToGoOut:
     def __hash__(self) -> int:
         return hash(())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return AskToGoOut, ()
-
 
 @final
-class AnswerGoOut:
+class AnswerGoOut(_Action):
     """Answer your partner who asked to go out."""
 
     __slots__ = ("yes",)
-    __match_args__: Final = ("yes",)
-    kind: ClassVar[str] = "answer"
+    __match_args__ = ("yes",)
+    kind = "answer"
 
     def __init__(self, yes: bool) -> None:
         self.yes: Final = yes
@@ -416,17 +348,11 @@ class AnswerGoOut:
     def notation(self) -> str:
         return "yes" if self.yes else "no"
 
-    def __repr__(self) -> str:
-        return f"AnswerGoOut(yes={self.yes!r})"
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AnswerGoOut) and self.yes == other.yes
 
     def __hash__(self) -> int:
         return hash((self.yes,))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return AnswerGoOut, (self.yes,)
 
 
 Action = (ChooseHand | Draw | TakeUpcard | TakePile | LayDown | LayMeld | TakeBack | GoDown
