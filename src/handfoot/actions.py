@@ -50,12 +50,19 @@ def _norm_melds(
 
 class _Action:
     """What every action shares: its kind's name in records, and its fields (named in
-    order by ``__match_args__``) written out and pickled. Each action compares and
-    hashes its own fields (those are asked often, and are read directly compiled)."""
+    order by ``__match_args__``) written out and pickled. An action with fields compares
+    and hashes them itself (asked often: compiled, they are read directly); one without
+    equals any other of its class."""
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[str] = ""
+
+    def __eq__(self, other: object) -> bool:  # (an action without fields)
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(())
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
@@ -96,12 +103,6 @@ class Draw(_Action):
     def notation(self) -> str:
         return "draw"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Draw)
-
-    def __hash__(self) -> int:
-        return hash(())
-
 
 @final
 class TakeUpcard(_Action):
@@ -112,12 +113,6 @@ class TakeUpcard(_Action):
 
     def notation(self) -> str:
         return "upcard"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TakeUpcard)
-
-    def __hash__(self) -> int:
-        return hash(())
 
 
 @final
@@ -232,12 +227,6 @@ class GoDown(_Action):
     def notation(self) -> str:
         return "down"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GoDown)
-
-    def __hash__(self) -> int:
-        return hash(())
-
 
 @final
 class AddToMeld(_Action):
@@ -272,12 +261,6 @@ class PickUpFoot(_Action):
     def notation(self) -> str:
         return "foot"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PickUpFoot)
-
-    def __hash__(self) -> int:
-        return hash(())
-
 
 @final
 class Discard(_Action):
@@ -310,12 +293,6 @@ class EndTurn(_Action):
     def notation(self) -> str:
         return "end"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, EndTurn)
-
-    def __hash__(self) -> int:
-        return hash(())
-
 
 @final
 class AskToGoOut(_Action):
@@ -326,12 +303,6 @@ class AskToGoOut(_Action):
 
     def notation(self) -> str:
         return "ask"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AskToGoOut)
-
-    def __hash__(self) -> int:
-        return hash(())
 
 
 @final
