@@ -165,6 +165,7 @@ class Hand(CheckedHand):
     """One hand of Hand and Foot: the state, every action checked, and the legal moves.
 
     >>> import random
+    >>> from handfoot.actions import Draw
     >>> from handfoot.engine.deal import Deal
     >>> from handfoot.rules import preset
     >>> rules = preset("texas-good-sam")
