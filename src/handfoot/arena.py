@@ -278,7 +278,7 @@ def summarise(spec: SimSpec, outcomes: Sequence[Outcome], seconds: float,
         if o.winner is None:
             s.ties += 1
         else:
-            s.wins[o.winner] += 1
+            s.wins[o.winner] = s.wins[o.winner] + 1
         for how in o.ended_by:
             s.ended_by[how] = s.ended_by.get(how, 0) + 1
     for e in range(k):

@@ -196,7 +196,7 @@ def counts_of(cards: Iterable[Card]) -> list[int]:
     """A count vector (length ``NUM_CARDS``) for a collection of cards."""
     counts = [0] * NUM_CARDS
     for c in cards:
-        counts[c] += 1
+        counts[c] = counts[c] + 1
     return counts
 
 

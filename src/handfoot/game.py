@@ -139,7 +139,7 @@ class Game:
         else:
             scores = tuple(score_hand(hand))
         for s in scores:
-            self.totals[s.team] += s.total
+            self.totals[s.team] = self.totals[s.team] + s.total
         deal = Deal(hand.deal.order, hand.deal.first_seat, hand.deal.grabs, tuple(hand.shuffles))
         self.results.append(HandResult(hand.hand_number, deal, tuple(hand.history), scores,
                                        hand.ended_by, hand.went_out))

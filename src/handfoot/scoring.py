@@ -121,7 +121,7 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
         table += sum(values[c] for c in cards)
         which = book_kind(rules, kind, cards)
         if which:
-            counts[which] += 1
+            counts[which] = counts[which] + 1
     held_cards = threes = 0
     for c in held:
         if is_three(c):

@@ -93,12 +93,12 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
     me = view.seat
     pool = [0] * NUM_CARDS
     for c in full_deck(rules):
-        pool[c] += 1
+        pool[c] = pool[c] + 1
 
     def take(c: Card) -> bool:
         if pool[c] <= 0:
             return False
-        pool[c] -= 1
+        pool[c] = pool[c] - 1
         return True
 
     for c in view.hand:
@@ -134,15 +134,15 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
     hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
     known: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
     for c in view.hand:
-        hands[me][c] += 1
+        hands[me][c] = hands[me][c] + 1
     for p in view.players:
         if p.seat == me:
             continue
         for c in p.known:
             if not take(c):
                 return None
-            hands[p.seat][c] += 1
-            known[p.seat][c] += 1
+            hands[p.seat][c] = hands[p.seat][c] + 1
+            known[p.seat][c] = known[p.seat][c] + 1
     unseen = [c for c in range(NUM_CARDS) for _ in range(pool[c])]
     rng.shuffle(unseen)
     need = sum(p.hand_count - len(p.known) for p in view.players if p.seat != me)
@@ -156,7 +156,7 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
         if p.seat != me:
             k = p.hand_count - len(p.known)
             for c in unseen[pos:pos + k]:
-                hands[p.seat][c] += 1
+                hands[p.seat][c] = hands[p.seat][c] + 1
             pos += k
         if p.in_foot:
             feet.append(None)

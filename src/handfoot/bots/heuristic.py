@@ -183,7 +183,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     o.stock_size = view.stock_size
     known = [0] * NUM_CARDS
     for c in view.players[(seat + 1) % n].known:
-        known[c] += 1
+        known[c] = known[c] + 1
     o.known_next = known
     partner_hand = partner_foot = 0
     for p in view.players:
@@ -456,7 +456,7 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
                 elif rules.pile.before_opening != "never":
                     rest = o.hand[:]
                     for c in shown:
-                        rest[c] -= 1
+                        rest[c] = rest[c] - 1
                     value = rules.card_value[top] + sum(rules.card_value[c] for c in shown)
                     clean = 1 if not any(WILD[c] for c in shown) else 0
                     plan = plan_opening(o, rest, o.minimum - value, skip_rank=rank,
@@ -530,7 +530,7 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
         used = [0] * NUM_CARDS
         for m in melds:
             for c in m:
-                used[c] += 1
+                used[c] = used[c] + 1
         rest = [hand[c] - used[c] for c in range(NUM_CARDS)]
         for suit in range(4):
             for run in _runs(rest, suit):

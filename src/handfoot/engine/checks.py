@@ -114,7 +114,8 @@ class CheckedHand(HandState):
                     >= rules.books_per_rank:
                 raise BadMeld(f"Your team may have only {rules.books_per_rank} "
                               f"{self.rules.words.book}s of {RANK_WORDS[rank]}.")
-            (book_ranks if complete else open_ranks)[rank] += 1
+            counted = book_ranks if complete else open_ranks
+            counted[rank] = counted[rank] + 1
         elif kind == WILD_MELD:
             if wild_open:
                 raise BadMeld("Your team already has a wild-card meld open: complete it first.")
@@ -143,7 +144,8 @@ class CheckedHand(HandState):
         wild_open = False
         for m in self.melds[team]:
             if m.kind == RANK_MELD:
-                (book_ranks if m.size >= size else open_ranks)[m.rank] += 1
+                counted = book_ranks if m.size >= size else open_ranks
+                counted[m.rank] = counted[m.rank] + 1
             elif m.kind == WILD_MELD and m.size < size:
                 wild_open = True
         return open_ranks, book_ranks, wild_open
@@ -163,7 +165,7 @@ class CheckedHand(HandState):
                 wild_open = True
             wilds = 0
             for c in cards:
-                pending.used[c] += 1
+                pending.used[c] = pending.used[c] + 1
                 pending.value += values[c]
                 wilds += WILD[c]
             if kind == RANK_MELD:
@@ -183,7 +185,7 @@ class CheckedHand(HandState):
         used = pending.used
         for m in staged:
             for c in m:
-                used[c] -= 1
+                used[c] = used[c] - 1
         return pending
 
     def _check_stage(self, team: int, cards: Sequence[Card]) -> None:
@@ -270,7 +272,7 @@ class CheckedHand(HandState):
             if held[c] < cards.count(c):
                 used = [0] * NUM_CARDS
                 for d in cards:
-                    used[d] += 1
+                    used[d] = used[d] + 1
                 raise CardsNotHeld(f"You do not hold {_needs(used, held)}.")
 
     # -------------------------------------------------------------- going out
@@ -353,7 +355,7 @@ class CheckedHand(HandState):
         for keep in options:
             counts = hand[:]
             if keep is not None:
-                counts[keep] -= 1
+                counts[keep] = counts[keep] - 1
             why_not = self._placement_blocker(team, counts)
             if why_not is None:
                 return None
@@ -580,14 +582,14 @@ class CheckedHand(HandState):
                 raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
             used = [0] * NUM_CARDS
             for c in shown:
-                used[c] += 1
+                used[c] = used[c] + 1
         else:
             if opened:
                 self._check_melds(team, [(top, *shown)], pending)
             else:  # the top card's meld, the melds laid out and any given here: the opening
                 pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
             used = pending.used
-            used[top] -= 1  # the top card comes from the pile, not the hand
+            used[top] = used[top] - 1  # the top card comes from the pile, not the hand
         missing = _needs(used, self.hands[seat])
         if missing:
             raise CardsNotHeld(f"You do not hold {missing}.")

@@ -100,11 +100,31 @@ def _take(shown: tuple[Card, ...], count: int) -> TakePile:
     return move
 
 
+def _held(hand: list[int], start: int, stop: int, step: int = 1) -> list[Card]:
+    """The cards from ``start`` to ``stop`` (by ``step``) held in ``hand``, each as many
+    times as it is held, lowest first (loops the compiled code runs on machine integers,
+    where a comprehension over a tuple and ranges went through Python's iterators)."""
+    out: list[Card] = []
+    c = start
+    while c < stop:  # (not a range with a step: compiled, that is Python's own iterator)
+        n = hand[c]
+        while n > 0:
+            out.append(c)
+            n -= 1
+        c += step
+    return out
+
+
 def naturals_by_class(rules: Rules, hand: Sequence[int], rank: int) -> list[list[Card]]:
     """The naturals of ``rank`` held, one list per class, each lowest card first."""
     out: list[list[Card]] = []
     for members in rules.rank_classes[rank]:
-        held = [d for d in members for _ in range(hand[d])]
+        held: list[Card] = []
+        for d in members:
+            n = hand[d]
+            while n > 0:
+                held.append(d)
+                n -= 1
         if held:
             out.append(held)
     return out
@@ -271,7 +291,7 @@ class Hand(CheckedHand):
         k = mr.min_size
         open_ranks, book_ranks, wild_open = self.table_counts(team)
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
-        two_cards = [c for c in (0, 1, 2, 3) for _ in range(hand[c])]
+        two_cards = _held(hand, 0, 4)
         jokers = hand[JOKER]
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
@@ -304,13 +324,14 @@ class Hand(CheckedHand):
                 continue
             if books_per_rank and book_ranks[rank] + open_ranks[rank] >= books_per_rank:
                 continue
-            key = ((((wild_key * b + min(h0, k)) * b + min(h1, k)) * b + min(h2, k)) * b
-                   + min(h3, k)) * 16 + rank
+            # (each count at most k, by comparison: compiled, min() is Python's own builtin)
+            key = ((((wild_key * b + (h0 if h0 < k else k)) * b + (h1 if h1 < k else k)) * b
+                    + (h2 if h2 < k else k)) * b + (h3 if h3 < k else k)) * 16 + rank
             cores = memo.get(key)
             if cores is None:
                 cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
             out.extend(cores)
-        black = [c for c in (4, 7) for _ in range(hand[c])]
+        black = _held(hand, 4, 8, 3)
         black_to_go_out = mr.black_to_go_out
         checked: list[Action] = []
         if (len(black) >= k and mr.black_melded
