@@ -49,16 +49,20 @@ class RandomBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._turn: tuple[int, int] | None = None
+        # the turn it last chose in (hand and turn number: two numbers, compared
+        # directly where a tuple kept would be compared by Python's generic comparison)
+        self._hand_number = -1
+        self._turn_number = -1
         self._gave_up = False
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         rng = self.rng
         # (known to be LegalActions, compiled code calls its methods directly)
         if isinstance(legal, LegalActions) and legal.for_actor:
-            turn = legal.turn()
-            if turn != self._turn:
-                self._turn, self._gave_up = turn, False
+            hand_number, turn_number = legal.turn()
+            if hand_number != self._hand_number or turn_number != self._turn_number:
+                self._hand_number, self._turn_number = hand_number, turn_number
+                self._gave_up = False
             if not self._gave_up and not legal.laying_out():
                 n = len(legal)  # nothing laid out: the usual case
                 return legal[below(rng, n)] if n > 1 else legal[0]

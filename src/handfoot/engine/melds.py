@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Protocol
 
 from mypy_extensions import mypyc_attr
@@ -238,15 +237,21 @@ def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
-@dataclass(slots=True)
 class Pending:
-    """What one lay-down (or a pile pick-up with its opening) would put on the table."""
+    """What one lay-down (or a pile pick-up with its opening) would put on the table.
 
-    value: int = 0
-    clean: int = 0
-    dirty: int = 0
-    books: int = 0
-    used: list[int] = field(default_factory=lambda: [0] * NUM_CARDS)
+    (A plain class: as a dataclass, its list of cards used was made by an interpreted
+    ``default_factory`` every time, and a check of a pick-up or a lay-down makes one.)"""
+
+    __slots__ = ("books", "clean", "dirty", "used", "value")
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.clean = 0
+        self.dirty = 0
+        self.books = 0
+        #: how many of each card the lay-down takes from the hand
+        self.used: list[int] = [0] * NUM_CARDS
 
 
 def meld_order(cards: Sequence[Card]) -> tuple[bool, int]:

@@ -115,10 +115,12 @@ def _held(hand: list[int], start: int, stop: int, step: int = 1) -> list[Card]:
     return out
 
 
-def naturals_by_class(rules: Rules, hand: Sequence[int], rank: int) -> list[list[Card]]:
-    """The naturals of ``rank`` held, one list per class, each lowest card first."""
+def naturals_by_class(classes: tuple[tuple[Card, ...], ...], hand: list[int]
+                      ) -> list[list[Card]]:
+    """The naturals of a rank held, one list per class (``classes``: the rank's, from
+    :attr:`Rules.rank_classes`), each lowest card first."""
     out: list[list[Card]] = []
-    for members in rules.rank_classes[rank]:
+    for members in classes:
         held: list[Card] = []
         for d in members:
             n = hand[d]
@@ -410,7 +412,7 @@ class Hand(CheckedHand):
         """The smallest new melds of ``rank`` the hand makes, with up to ``usable`` wilds."""
         mr = self.rules.meld
         k = mr.min_size
-        groups = naturals_by_class(self.rules, self.hands[self.actor], rank)
+        groups = naturals_by_class(self.settings.rank_classes[rank], self.hands[self.actor])
         have = sum(len(g) for g in groups)
         out: list[Action] = []
         for n in range(min(k, have), mr.min_naturals - 1, -1):
@@ -428,7 +430,7 @@ class Hand(CheckedHand):
         rank = (top >> 2) + 2
         rules = self.rules
         hand = self.hands[p]
-        groups = naturals_by_class(rules, hand, rank)
+        groups = naturals_by_class(self.settings.rank_classes[rank], hand)
         shows: list[tuple[Card, ...]] = []
         ways = rules.pile.show
         if "natural-pair" in ways:

@@ -21,6 +21,8 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from handfoot.cards import NUM_CARDS
+from handfoot.engine.deal import full_deck
 from handfoot.rules import Rules
 
 #: the key of a rule set's :class:`Settings` in its memo (the memo's other keys are
@@ -65,6 +67,13 @@ class Settings:
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
+        #: how many of each card the rule set's decks hold
+        self.deck_counts: list[int] = [0] * NUM_CARDS
+        for c in full_deck(rules):
+            self.deck_counts[c] = self.deck_counts[c] + 1
+        #: what a team still needs in books to go out, in words ("" for nothing), kept
+        #: by its books (see :meth:`HandState.books_missing`)
+        self.books_missing: dict[int, str] = {}
 
 
 def settings_of(rules: Rules) -> Settings:

@@ -42,7 +42,7 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.cards import NO_CARDS, NUM_CARDS, RANK, SUIT, WILD, Card, is_red_three
-from handfoot.engine.deal import Deal, full_deck, shuffle
+from handfoot.engine.deal import Deal, shuffle
 from handfoot.engine.melds import (
     RANK_MELD,
     SEQUENCE,
@@ -141,7 +141,14 @@ class HandState:
         self.draw_count = rules.draw_count(hand_number)
 
         order = list(deal.order)
-        if sorted(order) != sorted(full_deck(rules)):
+        # (counted, not sorted: two sorts of several hundred cards were a tenth of
+        # starting a hand)
+        counts = [0] * NUM_CARDS
+        for c in order:
+            if not 0 <= c < NUM_CARDS:
+                raise ValueError(f"the deal holds {c!r}, which is not a card")
+            counts[c] = counts[c] + 1
+        if counts != self.settings.deck_counts:
             raise ValueError("the deal does not hold exactly the cards of the rule set's decks")
         if not 0 <= deal.first_seat < n:
             raise ValueError(f"the first seat {deal.first_seat} is not a seat")
@@ -339,7 +346,17 @@ class HandState:
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
-        return books_missing(self.rules.going_out, self.rules.words, *self.books(team))
+        clean, dirty, wild, seq = self.books(team)
+        # Kept per rule set by the counts, as one number ("" for None): the words are
+        # asked for whenever a player in the foot could ask to go out, and the cache of
+        # :func:`books_missing` hashes the rule set's parts at every call.
+        key = ((clean * 1024 + dirty) * 1024 + wild) * 1024 + seq
+        kept = self.settings.books_missing
+        why = kept.get(key)
+        if why is None:
+            why = kept[key] = books_missing(self.rules.going_out, self.rules.words,
+                                            clean, dirty, wild, seq) or ""
+        return why or None
 
     def partners_missing(self, seat: int) -> str | None:
         """What the partners must still do before this player may go out, or None."""
