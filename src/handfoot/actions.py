@@ -28,6 +28,11 @@ def _codes(cards: tuple[Card, ...]) -> str:
 
 
 def _norm(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+    if isinstance(cards, tuple):  # (most are made sorted: kept as they are)
+        for i in range(1, len(cards)):
+            if cards[i - 1] > cards[i]:
+                return tuple(sorted(cards))
+        return cards
     return tuple(sorted(cards))
 
 

@@ -71,10 +71,11 @@ class RandomBot:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)
         backs = [m for m in moves if isinstance(m, TakeBack)]
         if backs:
-            done = [m for m in moves if isinstance(m, GoDown | TakePile)]
+            done = [m for m in moves if isinstance(m, GoDown) or isinstance(m, TakePile)]  # noqa: SIM101
             if done:
                 return done[below(rng, len(done))]
-            more = [m for m in moves if isinstance(m, LayMeld | AddToMeld)]
+            more = [m for m in moves
+                    if isinstance(m, LayMeld) or isinstance(m, AddToMeld)]  # noqa: SIM101
             if self._gave_up or not more or below(rng, len(more) + 1) == 0:
                 self._gave_up = True
                 return backs[0]

@@ -171,10 +171,11 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
         else:
             full_pile.append(x)
     stock = unseen[pos:pos + view.stock_size]
-    turn_enders = sum(1 for _, a in view.history if isinstance(a, Discard | EndTurn))
+    turn_enders = sum(1 for _, a in view.history
+                      if isinstance(a, Discard) or isinstance(a, EndTurn))  # noqa: SIM101
     this_turn = []
     for _s, a in reversed(view.history):
-        if isinstance(a, Discard | EndTurn):
+        if isinstance(a, Discard) or isinstance(a, EndTurn):  # noqa: SIM101
             break
         this_turn.append(a)
     may_end = (rules.turn.first_turn_upcard == "take-no-discard"
@@ -222,7 +223,7 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = 
                 return
             found = fallback(o, legal)
         action = found
-        if isinstance(action, Discard | EndTurn):
+        if isinstance(action, Discard) or isinstance(action, EndTurn):  # noqa: SIM101
             ended += 1
         hand.push(action)
 
@@ -283,7 +284,8 @@ class ExpertBot:
             if a in out or not ok(a):
                 continue
             if view.phase == "draw":
-                if isinstance(a, TakePile | Draw | TakeUpcard) and len(out) < self.candidates:
+                if ((isinstance(a, TakePile) or isinstance(a, Draw)  # noqa: SIM101
+                     or isinstance(a, TakeUpcard)) and len(out) < self.candidates):
                     out.append(a)
                 continue
             if not out and not self.play_search and not isinstance(a, Discard):

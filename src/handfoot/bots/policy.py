@@ -87,7 +87,7 @@ def patient_wishes(o: Obs, ok: Ok) -> Iterator[Action]:
     early_ask = (o.phase == "play" and o.rules.going_out.permission and o.in_foot
                  and o.permission is None and 2 < o.hand_len <= ASK_AT)
     for a in wishes(o, ok):
-        if isinstance(a, Discard | AskToGoOut) or a == END_TURN:
+        if isinstance(a, Discard) or isinstance(a, AskToGoOut) or a == END_TURN:  # noqa: SIM101
             if early_ask:
                 yield ASK
             if isinstance(a, Discard):

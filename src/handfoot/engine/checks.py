@@ -635,7 +635,10 @@ class CheckedHand(HandState):
             return
         if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
             raise IllegalAction("Your hand is empty: pick up your foot.")
-        if isinstance(action, Draw | TakePile | TakeUpcard):
+        # (separate checks, here and in the compiled modules: compiled, ``A | B`` makes a
+        # union object at every call and asks Python's generic isinstance of it)
+        if (isinstance(action, Draw) or isinstance(action, TakePile)  # noqa: SIM101
+                or isinstance(action, TakeUpcard)):
             if phase != _DRAW:
                 raise WrongPhase("You have already drawn this turn.")
             if isinstance(action, TakePile):
@@ -659,7 +662,8 @@ class CheckedHand(HandState):
         if phase == _DRAW:
             if isinstance(action, TakeBack) and staging:
                 pass
-            elif not (isinstance(action, LayMeld | AddToMeld) and not opened
+            elif not ((isinstance(action, LayMeld) or isinstance(action, AddToMeld))  # noqa: SIM101
+                      and not opened
                       and self.rules.pile.before_opening == "with-opening"
                       and self.pile_open(p)):
                 raise WrongPhase("Draw first: from the stock, or take the pile.")

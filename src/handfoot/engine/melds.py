@@ -63,11 +63,21 @@ class Meld:
             self.wilds, self.naturals, self.low, self.high = (
                 like.wilds, like.naturals, like.low, like.high)
             return
-        self.wilds = sum(1 for c in cards if WILD[c])
-        self.naturals = self.size - self.wilds
-        ranks = [RANK[c] for c in cards]
-        self.low = min(ranks)
-        self.high = max(ranks)
+        # (one loop: compiled, sum() over a generator and min() and max() over a list
+        # are Python's own)
+        wilds = 0
+        low = high = RANK[cards[0]]
+        for c in cards:
+            wilds += WILD[c]
+            r = RANK[c]
+            if r < low:
+                low = r
+            elif r > high:
+                high = r
+        self.wilds = wilds
+        self.naturals = self.size - wilds
+        self.low = low
+        self.high = high
 
     def copy(self) -> Meld:
         m = Meld(self.kind, self.rank, self.suit, self.cards[:], self)

@@ -456,7 +456,7 @@ class HandState:
             else:
                 self.actor = nxt
 
-    def _remove(self, seat: int, cards: Sequence[Card]) -> None:
+    def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
         hand = self.hands[seat]
         known = self.known[seat]
         for c in cards:
@@ -486,7 +486,7 @@ class HandState:
             self.melds[team][index] = meld
         return meld
 
-    def _add(self, seat: int, index: int, cards: Sequence[Card]) -> None:
+    def _add(self, seat: int, index: int, cards: tuple[Card, ...]) -> None:
         team = self.team_of[seat]
         self._own(team, index).add(cards)
         self.table_version[team] = self.table_version[team] + 1
