@@ -60,6 +60,7 @@ from handfoot.engine import (
     Phase,
     count_books,
 )
+from handfoot.engine.settings import pile_take_counts
 from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
@@ -412,7 +413,8 @@ def pile_worth(o: Obs) -> float:
     size = rules.meld.book_size
     open_ranks = {m.rank for m in o.melds[o.team] if m.kind == RANK_MELD and m.size < size}
     worth = 0.0
-    for c in seen_pile(o, max(o.rules.pile_take_counts(o.pile_size), default=0)):
+    counts = pile_take_counts(rules, o.pile_size)
+    for c in seen_pile(o, counts[-1] if len(counts) else 0):
         if c is None:
             worth += 0.3
         elif WILD[c]:
@@ -446,7 +448,7 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
         if "meld-on-board" in ways:
             shows.append(())
         counts = sorted({0, o.pile_size}, reverse=True)
-        if o.pile_size not in rules.pile_take_counts(o.pile_size):
+        if o.pile_size not in pile_take_counts(rules, o.pile_size):
             counts = [0]
         opened = o.opened[o.team]
         for shown in shows:
@@ -777,7 +779,7 @@ def discard_options(o: Obs) -> Iterator[Action]:
         base = (rank - 2) * 4
         if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
             continue
-        part = _rank_part(o, rank, *ranks)
+        part = _rank_part(o, rank, ranks[0], ranks[1])  # (not *ranks: a generic call)
         for c in range(base, base + 4):
             if hand[c]:
                 scores[c] = 0.5 * value[c] + part
@@ -785,7 +787,13 @@ def discard_options(o: Obs) -> Iterator[Action]:
         scores[JOKER] = discard_score(o, JOKER, ranks)
     if not scores:
         return
-    best = max(scores, key=scores.__getitem__)  # the first of the best, as sorting gives
+    # The first of the best, as sorting gives (a loop: compiled, max() with a key calls
+    # the key through Python for every card).
+    best = -1
+    best_score = 0.0
+    for c, score in scores.items():
+        if best < 0 or score > best_score:
+            best, best_score = c, score
     yield Discard(best)  # usually the one played: the rest are ranked only if it is not
     del scores[best]
     for c in sorted(scores, key=lambda c: -scores[c]):

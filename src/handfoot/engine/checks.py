@@ -61,6 +61,7 @@ from handfoot.engine.melds import (
     classify,
     meld_order,
 )
+from handfoot.engine.settings import pile_take_counts
 from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState, Tables
 
 _STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
@@ -506,14 +507,7 @@ class CheckedHand(HandState):
 
     def pile_counts(self) -> range:
         """How many cards a pick-up may take."""
-        # Worked out once per rule set and pile size (the rule set's memo: the smallest
-        # melds' keys are never negative), not asked of the rule set at every listing.
-        key = -1 - len(self.pile)
-        memo = self.rules.memo
-        counts: range | None = memo.get(key)
-        if counts is None:
-            counts = memo[key] = self.rules.pile_take_counts(len(self.pile))
-        return counts
+        return pile_take_counts(self.rules, len(self.pile))
 
     def _check_take_pile(self, seat: int, action: TakePile) -> None:
         why = self.pile_blocker(seat)

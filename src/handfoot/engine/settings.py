@@ -84,3 +84,16 @@ def settings_of(rules: Rules) -> Settings:
         made = memo[_KEY] = Settings(rules)
     assert isinstance(made, Settings)
     return made
+
+
+def pile_take_counts(rules: Rules, size: int) -> range:
+    """:meth:`Rules.pile_take_counts` for a pile of ``size`` cards, worked out once per
+    rule set and pile size (kept in the rule set's memo, by a negative number: the
+    smallest melds' keys are never negative), not asked of the interpreted rule set at
+    every listing of the moves and every look at the pile."""
+    key = -1 - size
+    memo = rules.memo
+    counts: range | None = memo.get(key)
+    if counts is None:
+        counts = memo[key] = rules.pile_take_counts(size)
+    return counts
