@@ -60,7 +60,7 @@ from handfoot.engine import (
     Phase,
     count_books,
 )
-from handfoot.engine.settings import pile_take_counts
+from handfoot.engine.settings import Settings, pile_take_counts, settings_of
 from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
@@ -93,8 +93,8 @@ MeldLike = Meld | MeldInfo
 #: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
 OBS_FIELDS = ("asked", "foot_left", "hand", "hand_len", "in_foot", "known_next", "melds",
               "minimum", "opened", "partner_foot_left", "partner_hand", "permission", "phase",
-              "history", "pile_size", "pile_top", "pile_wild", "rules", "seat", "stack_tops",
-              "stock_size", "team", "turn")
+              "history", "pile_size", "pile_top", "pile_wild", "rules", "seat", "settings",
+              "stack_tops", "stock_size", "team", "turn")
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -104,6 +104,8 @@ class Obs:
     __slots__ = OBS_FIELDS
 
     rules: Rules
+    #: the rule set's compiled settings (the meld rules read at every decision)
+    settings: Settings
     seat: int
     team: int
     phase: str
@@ -153,6 +155,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     seat = view.seat
     n = len(view.players)
     o.rules, o.seat, o.team = rules, seat, view.players[seat].team
+    o.settings = settings_of(rules)
     o.phase, o.turn = view.phase, view.turn
     hand = list(view.hand_counts)
     o.hand, o.hand_len = hand, sum(hand)
@@ -204,6 +207,7 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     cost too much. ``obs_from_view`` of the seat's view reads the same (tested)."""
     o = Obs()
     rules = hand.rules
+    o.settings = hand.settings
     n = hand.seats
     team_of = hand.team_of
     team = team_of[seat]
@@ -286,13 +290,13 @@ def _runs(hand: list[int], suit: int) -> list[list[Card]]:
 
 
 def _books(o: Obs, team: int) -> tuple[int, int, int, int]:
-    return count_books(o.melds[team], o.rules.meld.book_size)
+    return count_books(o.melds[team], o.settings.book_size)
 
 
 def table_points(o: Obs, team: int) -> int:
     """A rough score of a team's table: books at their bonus, open melds at 8 a card."""
     s = o.rules.scores
-    size = o.rules.meld.book_size
+    size = o.settings.book_size
     total = 0
     for m in o.melds[team]:
         total += 8 * m.size + 20 * m.wilds
@@ -478,7 +482,7 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
     """Melds to open with: clean ones first, then pairs with a wild and wilds on clean
     melds while the value or the clean/dirty melds the opening needs fall short."""
     rules = o.rules
-    mr = rules.meld
+    mr = o.settings  # (compiled fields; the rule set's parts are read by name)
     values = rules.card_value
     melds: list[list[Card]] = []
     pairs: list[list[Card]] = []
@@ -549,7 +553,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     """Wishes for the play phase, best first (one action each time; the player is
     asked again after each)."""
     rules = o.rules
-    mr = rules.meld
+    mr = o.settings  # (compiled fields; the rule set's parts are read by name)
     hand = o.hand
     team = o.team
     if not o.opened[team]:
@@ -650,7 +654,7 @@ def _sequence_extension(hand: list[int], m: MeldLike, size: int) -> list[Card]:
 def _wild_adds(o: Obs, melds: Sequence[MeldLike], wilds: list[Card], clean_b: int,
                dirty_b: int) -> list[Action]:
     rules = o.rules
-    mr = rules.meld
+    mr = o.settings  # (compiled fields; the rule set's parts are read by name)
     go = rules.going_out
     size = mr.book_size
     out: list[Action] = []
@@ -740,7 +744,7 @@ def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
     """Per rank: what discarding it costs because of the team's own melds (250 for an
     unfinished one, 60 for a book), and because the next player's team has an
     unfinished meld of it (150)."""
-    size = o.rules.meld.book_size
+    size = o.settings.book_size
     own: dict[int, float] = {}
     for m in o.melds[o.team]:
         kind, rank, m_size = _kind_rank_size(m)

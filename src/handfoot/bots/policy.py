@@ -48,13 +48,13 @@ def patient(o: Obs, action: Action) -> bool:
     if not 0 <= action.meld < len(melds):
         return True
     m = melds[action.meld]
-    return m.kind != RANK_MELD or m.size + len(action.cards) >= o.rules.meld.book_size
+    return m.kind != RANK_MELD or m.size + len(action.cards) >= o.settings.book_size
 
 
 def own_penalties(o: Obs) -> dict[int, float]:
     """Per rank, what discarding it costs because of the team's own melds (as the
     heuristic: 250 for an unfinished meld, 60 for a book)."""
-    size = o.rules.meld.book_size
+    size = o.settings.book_size
     own: dict[int, float] = {}
     for m in o.melds[o.team]:
         if m.kind == RANK_MELD:

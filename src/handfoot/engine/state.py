@@ -114,6 +114,14 @@ def _face_down_pile(pile: list[Card]) -> list[Card]:
     return made
 
 
+@mypyc_attr(serializable=True)
+class _Owner:
+    """A mark of its own for each state (compiled, made in C: ``object()`` was looked up
+    among the builtins and called through Python's generic call at every seat copy)."""
+
+    __slots__ = ()
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class HandState:
     """The state of one hand: who holds what, what is on the table, whose turn it is."""
@@ -124,7 +132,7 @@ class HandState:
         self.rules = rules
         self.deal = deal
         #: this state's mark on the melds it may change in place (see :meth:`_own`)
-        self.owner: object = object()
+        self.owner: object = _Owner()
         if deal is _UNSET:
             return  # a copy in the making: its parts are set by the copier
         #: the settings read at every move, as compiled fields (:mod:`.settings`)
@@ -729,7 +737,7 @@ class HandState:
         if attributes is not None:
             h = object.__new__(type(self))
             h.__dict__ = attributes.copy()
-            h.owner = object()
+            h.owner = _Owner()
             return h
         h = self._blank()  # compiled (mypyc): no __dict__
         h.rules, h.deal, h.hand_number = self.rules, self.deal, self.hand_number
@@ -792,8 +800,8 @@ class HandState:
         # the melds are shared until one side changes one (:meth:`_own`): both get a new
         # mark, so neither changes a shared meld in place
         h.melds = [ms[:] for ms in self.melds]
-        self.owner = object()
-        h.owner = object()
+        self.owner = _Owner()
+        h.owner = _Owner()
         h.opened = self.opened[:]
         h.red_threes = [x[:] for x in self.red_threes]
         h.table_version = self.table_version[:]
