@@ -220,8 +220,9 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.hand = hand.hands[seat]
     o.hand_len = hand.hand_len[seat]
     o.in_foot = hand.in_foot[seat]
-    card_counts = hand.card_counts
-    o.foot_left = card_counts(seat)[1]
+    # (the method called directly: compiled, a bound method kept and called goes through
+    # Python's generic call, and its pair of counts is boxed)
+    o.foot_left = hand.card_counts(seat)[1]
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
     o.melds = hand.melds  # read only
@@ -235,7 +236,7 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     partner_hand = partner_foot = 0
     for s in range(n):
         if s != seat and team_of[s] == team:
-            h, f = card_counts(s)
+            h, f = hand.card_counts(s)
             partner_hand += h
             partner_foot += f
     o.partner_hand = partner_hand
@@ -256,8 +257,9 @@ def naturals_of(hand: list[int], rank: int) -> list[Card]:
     out: list[Card] = []
     for c in range(base, base + 4):
         k = hand[c]
-        if k:
-            out += (c,) * k
+        while k > 0:  # (appended: compiled, adding a tuple to a list is Python's generic +=)
+            out.append(c)
+            k -= 1
     return out
 
 

@@ -200,7 +200,7 @@ class CheckedHand(HandState):
             raise BadMeld("While your wild-card meld is open, no wild may go on another meld: "
                           "lay out the wild-card meld first, or complete it.")
 
-    def _check_add(self, team: int, index: int, cards: Sequence[Card]) -> Meld:
+    def _check_add(self, team: int, index: int, cards: tuple[Card, ...]) -> Meld:
         """The meld ``cards`` may go on (else the reason, raised); :func:`may_go_on`
         is its first question for one card, asked alone."""
         melds = self.melds[team]
@@ -268,9 +268,13 @@ class CheckedHand(HandState):
                                 f"{'s' if o.books > 1 else ''}.")
 
     @staticmethod
-    def _check_held(cards: Sequence[Card], held: list[int]) -> None:
+    def _check_held(cards: tuple[Card, ...], held: list[int]) -> None:
         for c in cards:
-            if held[c] < cards.count(c):
+            n = 0
+            for d in cards:  # (counted here: compiled, cards.count(c) is a method call)
+                if d == c:
+                    n += 1
+            if held[c] < n:
                 used = [0] * NUM_CARDS
                 for d in cards:
                     used[d] = used[d] + 1

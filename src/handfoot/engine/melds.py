@@ -26,6 +26,7 @@ from handfoot.cards import (
     is_three,
 )
 from handfoot.engine.errors import BadMeld
+from handfoot.engine.settings import settings_of
 from handfoot.rules import GoingOut, Rules, Words
 
 RANK_MELD: Final = 0
@@ -220,18 +221,18 @@ def classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
 def check_rank_counts(rule_set: Rules, rank: int, naturals: int, wilds: int,
                       complete_before: bool, added_wilds: int) -> None:
     """The natural and wild cards a meld of ``rank`` would hold, against the rules."""
-    rules = rule_set.meld
-    name = RANK_WORDS[rank]
+    rules = settings_of(rule_set)  # (compiled fields: the rule set's are read by name)
     if complete_before and added_wilds and not rules.burn_wilds:
         raise BadMeld(f"Wild cards cannot be added to a complete {rule_set.words.book}.")
     if naturals < rules.min_naturals:
-        raise BadMeld(f"A meld of {name} needs at least {rules.min_naturals} natural cards.")
+        raise BadMeld(f"A meld of {RANK_WORDS[rank]} needs at least {rules.min_naturals} "
+                      "natural cards.")
     if wilds > rules.max_wilds:
         raise BadMeld(f"A meld may hold at most {rules.max_wilds} wild cards; "
-                      f"this meld of {name} would hold {wilds}.")
+                      f"this meld of {RANK_WORDS[rank]} would hold {wilds}.")
     if rules.naturals_exceed_wilds and wilds >= naturals:
-        raise BadMeld(f"A meld needs more natural cards than wild cards; this meld of {name} "
-                      f"would have {naturals} natural and {wilds} wild.")
+        raise BadMeld("A meld needs more natural cards than wild cards; this meld of "
+                      f"{RANK_WORDS[rank]} would have {naturals} natural and {wilds} wild.")
 
 
 def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:

@@ -63,6 +63,11 @@ class Settings:
         #: a player must ask a partner to go out (and is not playing alone)
         self.ask_partner: bool = rules.going_out.permission and not rules.individuals
         self.ask_when_able: bool = rules.going_out.ask_when_able
+        #: each player plays alone (no partners)
+        self.individuals: bool = rules.individuals
+        #: what a player's partners must have done before that player goes out
+        #: (``going_out.partners``)
+        self.partners: str = rules.going_out.partners
         self.card_class: tuple[int, ...] = rules.card_class
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)

@@ -368,9 +368,9 @@ class HandState:
 
     def partners_missing(self, seat: int) -> str | None:
         """What the partners must still do before this player may go out, or None."""
-        if self.rules.individuals:
+        if self.settings.individuals:
             return None
-        how = self.rules.going_out.partners
+        how = self.settings.partners
         for s in self.team_seats(self.team_of[seat]):
             if s == seat:
                 continue
