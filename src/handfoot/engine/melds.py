@@ -85,8 +85,9 @@ class Meld:
         m.view = self.view
         return m
 
-    def add(self, cards: Sequence[Card]) -> None:
-        """Put more cards on this meld (already checked)."""
+    def add(self, cards: tuple[Card, ...]) -> None:
+        """Put more cards on this meld (already checked; a tuple, which compiled code
+        reads directly)."""
         self.cards.extend(cards)
         self.size += len(cards)
         for c in cards:

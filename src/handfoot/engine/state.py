@@ -567,14 +567,14 @@ class HandState:
                          if m.kind == RANK_MELD and m.rank == RANK[top])
         if target is not None and self.rules.pile.shown_cards == "kept":
             # The shown cards were only shown: the top card alone joins the meld.
-            self._own(team, target).add([top])
+            self._own(team, target).add((top,))
             self.table_version[team] = self.table_version[team] + 1
             known = self.known[seat]
             for c in action.shown:  # the whole table saw them
                 known[c] = max(known[c], action.shown.count(c))
             self.known_version += 1
         elif target is not None:
-            self._own(team, target).add([top, *action.shown])
+            self._own(team, target).add((top, *action.shown))
             self.table_version[team] = self.table_version[team] + 1
             self._remove(seat, action.shown)
         else:
