@@ -160,7 +160,8 @@ class CheckedHand(HandState):
         # Wild-card melds first (one started blocks wilds on the others laid with it), then
         # complete books, so that "complete before starting another" reads the same
         # whatever order the player listed the melds in.
-        for cards in sorted(melds, key=meld_order):
+        # (one meld, the usual case, is not sorted: the key is called through Python)
+        for cards in (melds if len(melds) < 2 else sorted(melds, key=meld_order)):
             kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
             if kind == WILD_MELD and len(cards) < size:
                 wild_open = True

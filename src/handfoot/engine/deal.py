@@ -76,8 +76,15 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     if _WITH_BITS is None or getattr(type(rng), "_randbelow", None) is not _WITH_BITS:
         rng.shuffle(cards)  # (a Python whose library shuffles otherwise, too)
         return
+    # below(rng, i + 1) for each card, with the generator's method looked up once (each
+    # call of rng.getrandbits looked it up by name)
+    bits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        j = below(rng, i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
 

@@ -156,7 +156,34 @@ def picks(groups: list[list[Card]], n: int) -> list[tuple[Card, ...]]:
                 if groups[j]:
                     out.append((g[0], groups[j][0]))
         return out
-    return list(all_picks(groups, n))
+    out = []
+    _picks_into(groups, 0, n, [], out)
+    return out
+
+
+def _picks_into(groups: list[list[Card]], start: int, n: int, prefix: list[Card],
+                out: list[tuple[Card, ...]]) -> None:
+    """:func:`all_picks` from ``groups[start:]``, each way after ``prefix``, put in
+    ``out`` (compiled, plain calls and lists: the generator went through Python's
+    iteration, and made a tuple at each level)."""
+    if n == 0:
+        out.append(tuple(prefix))
+        return
+    if start >= len(groups):
+        return
+    first = groups[start]
+    room = 0
+    for i in range(start + 1, len(groups)):
+        room += len(groups[i])
+    most = n if n < len(first) else len(first)
+    for k in range(most, -1, -1):
+        if n - k > room:
+            break
+        for i in range(k):
+            prefix.append(first[i])
+        _picks_into(groups, start + 1, n - k, prefix, out)
+        for _ in range(k):
+            prefix.pop()
 
 
 def all_picks(groups: list[list[Card]], n: int) -> Iterator[tuple[Card, ...]]:
