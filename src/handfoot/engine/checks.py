@@ -521,15 +521,15 @@ class CheckedHand(HandState):
         top = self.pile[-1]
         rank = RANK[top]
         team = self.team_of[seat]
-        rules = self.rules.pile
+        st = self.settings  # (compiled fields: the rule set's are read by name)
         counts = self.pile_counts()
         count = action.count or counts.start
-        if count not in counts:
+        if not counts.start <= count < counts.stop:
             raise PileNotAvailable(
                 f"You may take {counts.start}" + (f" to {counts.stop - 1}" if len(counts) > 1
                                                     else "") + f" cards, not {count}.")
         shown = action.shown
-        frozen = rules.wild_freezes_until_taken and self.pile_wilds > 0
+        frozen = st.wild_freezes and self.pile_wilds > 0
         naturals = [c for c in shown if not WILD[c]]
         wilds = len(shown) - len(naturals)
         if any(RANK[c] != rank for c in naturals) or any(is_three(c) for c in shown):
@@ -538,20 +538,21 @@ class CheckedHand(HandState):
         opened = self.opened[team]
         target = self.pile_target(team, rank)
         if len(shown) == 2 and wilds == 0:
-            way = "natural-pair"
+            way, allowed = "natural-pair", st.show_pair
         elif len(shown) == 2 and wilds == 1:
-            way = "natural-and-wild"
+            way, allowed = "natural-and-wild", st.show_natural_and_wild
         elif not shown:
-            way = "meld-on-board"
+            way, allowed = "meld-on-board", st.show_meld_on_board
         else:
-            way = "other"
-        if way not in rules.show:
+            way, allowed = "other", False
+        if not allowed:
+            rules = self.rules.pile
             needs = {"natural-pair": "two natural cards of that rank",
                      "natural-and-wild": "one natural card of that rank and a wild card",
                      "meld-on-board": "a meld of that rank already on the table"}
-            allowed = " or ".join(needs[w] for w in rules.show)
+            ways = " or ".join(needs[w] for w in rules.show)
             raise PileNotAvailable(f"To take the pile (top card {format_card(top)}) "
-                                   f"you must show {allowed}.")
+                                   f"you must show {ways}.")
         if frozen and way != "natural-pair":
             raise PileNotAvailable("The pile is frozen by a wild card in it: only a natural "
                                    f"pair of {RANK_WORDS[rank]} takes it.")
@@ -567,17 +568,16 @@ class CheckedHand(HandState):
             raise PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
         pending = Pending()
-        if target is not None and rules.shown_cards == "kept" and shown:
+        if target is not None and st.shown_kept and shown:
             # The shown cards stay in the hand: the top card alone goes onto the meld.
             self._check_held(shown, self.hands[seat])
             used = [0] * NUM_CARDS
         elif target is not None:  # the team has this meld on the table, so it has opened
             meld = self.melds[team][target]
-            complete = meld.size >= self.rules.meld.book_size
+            complete = meld.size >= st.book_size
             check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,
                               meld.wilds + wilds, complete, wilds)
-            if (wilds and self.rules.meld.wild_meld_blocks_wilds
-                    and self._wild_meld_open(team)):
+            if wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
                 raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
             used = [0] * NUM_CARDS
             for c in shown:

@@ -455,21 +455,24 @@ class Hand(CheckedHand):
         """The ways to take the pile: what is shown, and how many cards."""
         top = self.pile[-1]
         rank = (top >> 2) + 2
-        rules = self.rules
+        st = self.settings
         hand = self.hands[p]
-        groups = naturals_by_class(self.settings.rank_classes[rank], hand)
+        groups = naturals_by_class(st.rank_classes[rank], hand)
         shows: list[tuple[Card, ...]] = []
-        ways = rules.pile.show
-        if "natural-pair" in ways:
+        if st.show_pair:
             shows.extend(picks(groups, 2))
-        if "natural-and-wild" in ways:
-            a_two = next((c for c in (0, 1, 2, 3) if hand[c]), -1)
+        if st.show_natural_and_wild:
+            a_two = -1
+            for c in range(4):
+                if hand[c]:
+                    a_two = c
+                    break
             for nat in picks(groups, 1):
                 if a_two >= 0:
                     shows.append(tuple(sorted((*nat, a_two))))
                 if hand[JOKER]:
                     shows.append((*nat, JOKER))
-        if "meld-on-board" in ways:
+        if st.show_meld_on_board:
             shows.append(())
         counts = self.pile_counts()
         in_foot = self.in_foot[p]
@@ -477,7 +480,7 @@ class Hand(CheckedHand):
             # The count matters only to the emptying rule: a larger count keeps more cards.
             if not self.is_legal(_take(shown, counts.stop - 1)):
                 continue
-            for count in counts:
+            for count in range(counts.start, counts.stop):  # (a range object: a generic loop)
                 move = _take(shown, count)
                 if in_foot and self.hand_len[p] - len(shown) + count - 1 <= 1 \
                         and not self.is_legal(move):

@@ -60,6 +60,17 @@ class Settings:
         self.pile_with_opening: bool = rules.pile.before_opening == "with-opening"
         #: the fewest cards the pile must hold to be taken (at least one)
         self.pile_min: int = max(rules.pile.min_size, 1)
+        show = rules.pile.show
+        #: the pile may be taken showing a natural pair of the top card's rank
+        self.show_pair: bool = "natural-pair" in show
+        #: ... a natural of its rank and a wild
+        self.show_natural_and_wild: bool = "natural-and-wild" in show
+        #: ... nothing, with a meld of its rank on the table
+        self.show_meld_on_board: bool = "meld-on-board" in show
+        #: a wild in the pile freezes it until it is taken (``pile.wild_freezes_until_taken``)
+        self.wild_freezes: bool = rules.pile.wild_freezes_until_taken
+        #: the shown cards stay in the hand (``pile.shown_cards == "kept"``)
+        self.shown_kept: bool = rules.pile.shown_cards == "kept"
         #: a player must ask a partner to go out (and is not playing alone)
         self.ask_partner: bool = rules.going_out.permission and not rules.individuals
         self.ask_when_able: bool = rules.going_out.ask_when_able
