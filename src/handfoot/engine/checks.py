@@ -29,6 +29,7 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.cards import (
+    JOKER,
     NUM_CARDS,
     RANK,
     RANK_WORDS,
@@ -291,7 +292,7 @@ class CheckedHand(HandState):
         left, the player must then be able to go out by discarding it or by melding it."""
         if left > 1 or not self.in_foot[seat] or (left == 1 and by_discard):
             return
-        rule = self.rules.going_out.discard
+        rule = self.settings.out_discard
         after: CheckedHand = self
         if action is not None:
             after = self.clone()
@@ -345,17 +346,17 @@ class CheckedHand(HandState):
         a meld that still has room for it (as many as the rules allow beside the naturals
         it will hold, while it is not yet complete); at most one card, which cannot be
         melded, is the discard. The books needed are checked separately (already down)."""
-        rules = self.rules
+        st = self.settings
         hand = self.hands[seat]
         team = self.team_of[seat]
-        rule = rules.going_out.discard
-        cards = [c for c in range(NUM_CARDS) if hand[c]]
+        rule = st.out_discard
         options: list[Card | None] = [] if rule == "required" else [None]
         if rule != "forbidden":
-            seen: set[int] = set()
-            for c in cards:
-                if rules.card_class[c] not in seen:
-                    seen.add(rules.card_class[c])
+            card_class = st.card_class
+            seen = [False] * NUM_CARDS
+            for c in range(NUM_CARDS):
+                if hand[c] and not seen[card_class[c]]:
+                    seen[card_class[c]] = True
                     options.append(c)
         why = "you hold no cards"
         for keep in options:
@@ -370,17 +371,19 @@ class CheckedHand(HandState):
 
     def _placement_blocker(self, team: int, counts: list[int]) -> str | None:
         """Why ``counts`` cannot all be melded onto the team's table this turn, or None."""
-        mr = self.rules.meld
+        mr = self.settings  # (compiled fields: the rule set's are read by name)
         size = mr.book_size
         melds = self.melds[team]
         threes = [c for c in range(4, 8) if counts[c] and not self._meldable_three(c)]
         if threes:
             return f"3s cannot be melded ({format_cards(threes)})"
-        wilds = sum(counts[c] for c in range(NUM_CARDS) if WILD[c])
+        # (added up here: compiled, sum() over a generator or a slice is Python's own)
+        wilds = counts[0] + counts[1] + counts[2] + counts[3] + counts[JOKER]
         need = room = 0
         for rank in range(3, 15):
             base = (rank - 2) * 4
-            n = sum(counts[base:base + 4]) if rank != 3 else counts[4] + counts[7]
+            n = (counts[base] + counts[base + 1] + counts[base + 2] + counts[base + 3]
+                 if rank != 3 else counts[4] + counts[7])
             same = [m for m in melds if m.kind == RANK_MELD and m.rank == rank]
             if rank == 3:  # black 3s melded: no wilds on them
                 if n and not same and n < mr.min_size:
@@ -398,15 +401,16 @@ class CheckedHand(HandState):
                 continue  # burned on a complete book
             if n < mr.min_naturals:
                 return f"a single {RANK_WORDS[rank][:-1]} has no meld to go on"
-            cap = min(mr.max_wilds, n - 1 if mr.naturals_exceed_wilds else mr.max_wilds)
-            low = max(0, mr.min_size - n)
+            most = n - 1 if mr.naturals_exceed_wilds else mr.max_wilds
+            cap = most if most < mr.max_wilds else mr.max_wilds
+            low = mr.min_size - n if mr.min_size > n else 0
             if low > cap:
                 return f"the {RANK_WORDS[rank]} cannot make a meld"
             need += low
             room += cap - low
         # A wild burned on a clean book makes it dirty: only a clean book the team can
         # spare (beyond the clean books going out needs) takes one.
-        spare_clean = self.books(team)[0] - self.rules.going_out.clean_books
+        spare_clean = self.books(team)[0] - mr.out_clean_books
         for m in melds:
             if m.kind == RANK_MELD and m.size >= size and mr.burn_wilds:
                 if not m.wilds:
@@ -428,7 +432,7 @@ class CheckedHand(HandState):
         """How many more wilds a meld of ``naturals`` naturals (once all are added) and
         ``wilds`` wilds can take, added before the naturals where that leaves more room
         (``size_before``: its size now; 0 for a meld that takes wilds when complete)."""
-        mr = self.rules.meld
+        mr = self.settings
         k = 0
         while True:
             w = wilds + k + 1
@@ -436,19 +440,20 @@ class CheckedHand(HandState):
                 return k
             if size_before:
                 now = size_before - wilds  # the naturals already in it
-                least = max(now, w + 1 if mr.naturals_exceed_wilds else now)
+                want = w + 1 if mr.naturals_exceed_wilds else now
+                least = want if want > now else now
                 if least + w - 1 >= mr.book_size:
                     return k
             k += 1
 
     def _meldable_three(self, c: Card) -> bool:
-        return self.rules.threes.black_melded != "never" and is_black_three(c)
+        return self.settings.black_melded and is_black_three(c)
 
     def _check_black_threes(self, seat: int, melds: Sequence[Sequence[Card]], left: int) -> None:
         """Where black 3s may be melded only to go out: a play with black 3s must leave
         the player, in the foot and down, no card or one (the emptying rule then checks
         that the player may go out)."""
-        if self.rules.threes.black_melded != "to-go-out":
+        if not self.settings.black_to_go_out:
             return
         if not any(is_black_three(c) for cards in melds for c in cards):
             return

@@ -134,7 +134,11 @@ class Shape(NamedTuple):
 def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, int, int]:
     """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
     clean = dirty = wild = seq = 0
-    for m in melds:
+    # (walked by index: compiled, an Iterable goes through Python's iteration; every
+    # caller's is a list already)
+    ms = melds if isinstance(melds, list) else list(melds)
+    for i in range(len(ms)):
+        m = ms[i]
         # (compiled: a Meld's fields are read directly; through the protocol each would
         # be looked up by name)
         if isinstance(m, Meld):

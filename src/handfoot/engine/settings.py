@@ -74,6 +74,11 @@ class Settings:
         #: a player must ask a partner to go out (and is not playing alone)
         self.ask_partner: bool = rules.going_out.permission and not rules.individuals
         self.ask_when_able: bool = rules.going_out.ask_when_able
+        #: going out with a discard: "allowed", "required" or "forbidden"
+        #: (``going_out.discard``)
+        self.out_discard: str = rules.going_out.discard
+        #: the clean books a team needs to go out (``going_out.clean_books``)
+        self.out_clean_books: int = rules.going_out.clean_books
         #: each player plays alone (no partners)
         self.individuals: bool = rules.individuals
         #: what a player's partners must have done before that player goes out

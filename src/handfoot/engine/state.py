@@ -390,8 +390,7 @@ class HandState:
         partners = self.partners_missing(seat)
         if partners:
             return partners
-        if (self.rules.going_out.permission and not self.rules.individuals
-                and self.permission is not True):
+        if self.settings.ask_partner and self.permission is not True:
             if self.permission is False:
                 return "your partner said no this turn"
             return "you must ask your partner first"
