@@ -168,6 +168,39 @@ def test_a_clone_and_its_original_never_change_each_others_melds(name: str) -> N
     assert checked >= 5
 
 
+@pytest.mark.parametrize("name", ["texas-good-sam", "samba"])
+def test_a_trial_copy_is_a_clone_without_the_history_and_changes_nothing(name: str) -> None:
+    """The emptying rule judges a play on a trial copy with the play carried out: the
+    copy holds everything a clone holds but the history (no check reads it), answers
+    every legal-move question as a clone does after the same action, and carrying the
+    action out on it changes nothing in the original."""
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+
+    rules = preset(name)
+    game = Game(rules, 5)
+    bots = seat_bots(rules, ("heuristic",), 5)
+    compared = 0
+    while not game.results and compared < 300:
+        hand = game.hand
+        for action in hand.legal_actions()[:6]:
+            before = snapshot(hand)
+            trial, clone = hand.trial(), hand.clone()
+            # (the snapshot's fourth from last: the length of the history)
+            assert trial.history == [] and snapshot(trial)[-4] == 0
+            assert [*snapshot(trial)[:-4], *snapshot(trial)[-3:]] == [*before[:-4],
+                                                                      *before[-3:]]
+            trial.push(action)
+            clone.push(action)
+            assert snapshot(hand) == before
+            assert trial.legal_actions() == clone.legal_actions()
+            assert trial.go_out_blocker(hand.actor) == clone.go_out_blocker(hand.actor)
+            compared += 1
+        seat = game.actor
+        game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+    assert compared >= 100
+
+
 def test_an_action_is_a_value_equal_by_its_fields_and_kept_as_made() -> None:
     """Actions are small values (plain classes, native when compiled): made once, equal
     when of the same kind with equal fields, hashed as their fields' tuple (as the frozen

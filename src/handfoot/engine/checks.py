@@ -295,7 +295,7 @@ class CheckedHand(HandState):
         rule = self.settings.out_discard
         after: CheckedHand = self
         if action is not None:
-            after = self.clone()
+            after = self.trial()
             after.push(action)
             # Where going out does not end the hand it ends the turn, and with it the
             # partner's answer: the answer given this turn is what counts.

@@ -788,6 +788,16 @@ class HandState:
 
     def clone(self) -> Self:
         """An independent copy (for search); the rules and the deal are shared."""
+        return self._copy(True)
+
+    def trial(self) -> Self:
+        """A copy to carry out one action on and ask questions of, then drop (the
+        emptying rule judges a play by the table after it): as :meth:`clone`, but its
+        history starts empty, since no check reads it (copying a long one was a good part
+        of the check)."""
+        return self._copy(False)
+
+    def _copy(self, history: bool) -> Self:
         h = self._shallow()
         h.hands = [x[:] for x in self.hands]
         h.hand_len = self.hand_len[:]
@@ -807,7 +817,7 @@ class HandState:
         h._reset_view_caches()
         h.pile = self.pile[:]
         h.stock = self.stock[:]
-        h.history = self.history[:]
+        h.history = self.history[:] if history else []
         h.shuffles = self.shuffles[:]
         h._replay_shuffles = self._replay_shuffles[:]
         h.team_scores = self.team_scores[:]
