@@ -51,6 +51,9 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     have been played (None: the whole game)."""
     done = 0 if hands is None else len(game.results) + hands
     count = 0
+    # (asked once: a bot is a protocol, whose attributes are looked up by name)
+    views = [bot.uses_view for bot in bots]
+    states = [reads_state(bot) for bot in bots]
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
         forced = game.hand.only_move()
@@ -61,8 +64,8 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
             count += 1
             continue
         bot = bots[seat]
-        legal = game.legal_actions(reads_state(bot))
-        view = seat_view(game, seat) if bot.uses_view else None
+        legal = game.legal_actions(states[seat])
+        view = seat_view(game, seat) if views[seat] else None
         action = bot.choose(view, legal)
         if legal.confirms(action):
             game.push(action)  # the engine has just checked it, in this very state

@@ -437,12 +437,14 @@ class Hand(CheckedHand):
     def _cores(self, rank: int, two_cards: list[Card], jokers: int,
                usable: int) -> list[Action]:
         """The smallest new melds of ``rank`` the hand makes, with up to ``usable`` wilds."""
-        mr = self.rules.meld
+        mr = self.settings  # (compiled fields: the rule set's are read by name)
         k = mr.min_size
-        groups = naturals_by_class(self.settings.rank_classes[rank], self.hands[self.actor])
-        have = sum(len(g) for g in groups)
+        groups = naturals_by_class(mr.rank_classes[rank], self.hands[self.actor])
+        have = 0
+        for g in groups:
+            have += len(g)
         out: list[Action] = []
-        for n in range(min(k, have), mr.min_naturals - 1, -1):
+        for n in range(k if k < have else have, mr.min_naturals - 1, -1):
             w = k - n
             if w > usable or (mr.naturals_exceed_wilds and w >= n):
                 break
