@@ -116,7 +116,8 @@ class Obs:
     foot_left: int
     opened: list[bool]
     minimum: int
-    melds: Sequence[Sequence[MeldLike]]
+    #: each team's melds (lists, which compiled code indexes and walks directly)
+    melds: list[list[MeldLike]]
     pile_top: Card | None
     #: the public history (read for what lies in the pile)
     history: Sequence[tuple[int, Action]]
@@ -180,7 +181,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
                      for i, m in enumerate(t.melds)]
         _LAST_TEAM[t.team] = (t, infos)
         melds.append(infos)
-    o.melds = melds
+    o.melds = cast(list[list[MeldLike]], melds)
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
     o.history = view.history
     o.pile_wild = view.pile_has_wild
@@ -225,7 +226,7 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.foot_left = hand.card_counts(seat)[1]
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
-    o.melds = hand.melds  # read only
+    o.melds = cast(list[list[MeldLike]], hand.melds)  # read only
     pile = hand.pile
     o.pile_top = pile[-1] if pile else None
     o.history = hand.history  # read only
@@ -265,11 +266,19 @@ def naturals_of(hand: list[int], rank: int) -> list[Card]:
 
 def wilds_of(hand: list[int]) -> list[Card]:
     """Wild cards held, twos first (they are worth less than jokers)."""
-    a, b, c, d = hand[0:4]  # the four 2s
-    j = hand[JOKER]
-    if not (a or b or c or d or j):
-        return []
-    return [0] * a + [1] * b + [2] * c + [3] * d + [JOKER] * j
+    # (appended in plain loops: compiled, lists added together, or a loop over a tuple,
+    # go through Python's generic operations)
+    out: list[Card] = []
+    for c in range(4):
+        k = hand[c]
+        while k > 0:
+            out.append(c)
+            k -= 1
+    k = hand[JOKER]
+    while k > 0:
+        out.append(JOKER)
+        k -= 1
+    return out
 
 
 def held_points(rules: Rules, hand: list[int]) -> int:
@@ -653,7 +662,7 @@ def _sequence_extension(hand: list[int], m: MeldLike, size: int) -> list[Card]:
     return out
 
 
-def _wild_adds(o: Obs, melds: Sequence[MeldLike], wilds: list[Card], clean_b: int,
+def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
                dirty_b: int) -> list[Action]:
     rules = o.rules
     mr = o.settings  # (compiled fields; the rule set's parts are read by name)
