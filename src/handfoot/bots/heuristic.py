@@ -446,31 +446,33 @@ def pile_worth(o: Obs) -> float:
 def draw_options(o: Obs, ok: Ok) -> list[Action]:
     out: list[Action] = []
     rules = o.rules
+    st = o.settings  # (compiled fields: the rule set's are read by name)
     top = o.pile_top
-    late = o.stock_size <= rules.players.seats * rules.turn.draw and o.in_foot
+    late = o.stock_size <= st.seats * st.draw and o.in_foot
     if (top is not None and NATURAL[top] and not late
             and (o.pile_size < 3 or pile_worth(o) >= 0)):
         rank = RANK[top]
         nats = naturals_of(o.hand, rank)
         wilds = wilds_of(o.hand)
         # Only the ways and counts the rules allow (the engine would refuse the others).
-        ways = rules.pile.show
         shows: list[tuple[Card, ...]] = []
-        if len(nats) >= 2 and "natural-pair" in ways:
+        if len(nats) >= 2 and st.show_pair:
             shows.append(tuple(nats[:2]))
-        if nats and wilds and o.pile_size >= 4 and "natural-and-wild" in ways:
+        if nats and wilds and o.pile_size >= 4 and st.show_natural_and_wild:
             shows.append((nats[0], wilds[0]))
-        if "meld-on-board" in ways:
+        if st.show_meld_on_board:
             shows.append(())
-        counts = sorted({0, o.pile_size}, reverse=True)
-        if o.pile_size not in pile_take_counts(rules, o.pile_size):
-            counts = [0]
+        # the whole pile, then as many as the rules say (0); only 0 where the whole
+        # pile may not be taken
+        allowed = pile_take_counts(rules, o.pile_size)
+        counts = ([o.pile_size, 0] if o.pile_size and allowed.start <= o.pile_size < allowed.stop
+                  else [0])
         opened = o.opened[o.team]
         for shown in shows:
             for count in counts:
                 if opened:
                     out.append(TakePile(shown, count))
-                elif rules.pile.before_opening != "never":
+                elif st.pile_before_opening != "never":
                     rest = o.hand[:]
                     for c in shown:
                         rest[c] = rest[c] - 1
@@ -482,7 +484,7 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
                         out.append(TakePile(shown, count, tuple(tuple(m) for m in plan)))
                     out.append(TakePile(shown, count))
     if (top is not None and not late and (WILD[top] or o.hand[top] or NATURAL[top])
-            and rules.turn.first_turn_upcard != "no"):
+            and st.upcard):
         out.append(TAKE_UPCARD)
     out.append(DRAW)
     return out
@@ -713,13 +715,12 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
 
 def going_out_options(o: Obs) -> list[Action]:
     out: list[Action] = []
-    rules = o.rules
-    if (rules.going_out.permission and o.in_foot and o.permission is None
-            and o.hand_len <= 2):
+    st = o.settings  # (compiled fields: the rule set's are read by name)
+    if st.permission and o.in_foot and o.permission is None and o.hand_len <= 2:
         out.append(ASK)
     # Ending a turn without a discard: only after taking the upcard where the rules allow
     # it, or for a player in the foot left stuck with a card it may not throw.
-    if rules.turn.first_turn_upcard == "take-no-discard" or (o.in_foot and o.hand_len <= 1):
+    if st.upcard_rule == "take-no-discard" or (o.in_foot and o.hand_len <= 1):
         out.append(END_TURN)
     return out
 

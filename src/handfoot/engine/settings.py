@@ -56,6 +56,15 @@ class Settings:
         self.red_on_board: bool = rules.threes.red == "board"
         #: the first player may take the upcard (``turn.first_turn_upcard`` is not "no")
         self.upcard: bool = rules.turn.first_turn_upcard != "no"
+        #: ``turn.first_turn_upcard``: "no", or how the upcard is taken
+        self.upcard_rule: str = rules.turn.first_turn_upcard
+        #: the seats at the table, and the cards a turn draws (``turn.draw``)
+        self.seats: int = rules.players.seats
+        self.draw: int = rules.turn.draw
+        #: ``pile.before_opening``: whether and how the pile is taken before opening
+        self.pile_before_opening: str = rules.pile.before_opening
+        #: a player asks a partner before going out (``going_out.permission``)
+        self.permission: bool = rules.going_out.permission
         #: the pile may be taken with the opening (``pile.before_opening``)
         self.pile_with_opening: bool = rules.pile.before_opening == "with-opening"
         #: the fewest cards the pile must hold to be taken (at least one)
