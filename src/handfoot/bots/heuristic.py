@@ -120,7 +120,7 @@ class Obs:
     melds: list[list[MeldLike]]
     pile_top: Card | None
     #: the public history (read for what lies in the pile)
-    history: Sequence[tuple[int, Action]]
+    history: list[tuple[int, Action]]  # (a list: compiled code indexes it directly)
     pile_size: int
     pile_wild: bool
     stock_size: int
@@ -183,7 +183,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
         melds.append(infos)
     o.melds = cast(list[list[MeldLike]], melds)
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
-    o.history = view.history
+    o.history = list(view.history)
     o.pile_wild = view.pile_has_wild
     o.stock_size = view.stock_size
     known = [0] * NUM_CARDS
