@@ -53,6 +53,9 @@ from handfoot.rules import Rules
 _CHOICES: Final = (ChooseHand(0), ChooseHand(1))
 _ANSWERS: Final = (YES, NO)
 _DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
+#: one bit for each card class (Python numbers: compiled, ``i64(1) << k`` is C's 32-bit
+#: shift in mypyc 2.4, wrong from bit 32 on)
+_BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
@@ -301,13 +304,14 @@ class Hand(CheckedHand):
             return out
         if not self.must_go_out(p):
             # (a plain range, so that the compiled loop counts in machine integers)
+            # (the classes seen as bits of one number, not a list made at every listing)
             cls = self.settings.card_class
-            seen = [False] * NUM_CARDS
+            seen = 0
             for c in range(NUM_CARDS):
                 if hand[c]:
-                    k = cls[c]
-                    if not seen[k]:
-                        seen[k] = True
+                    bit = _BITS[cls[c]]
+                    if not seen & bit:
+                        seen |= bit
                         out.append(_DISCARDS[c])
         if not opened:
             self._meld_moves(p, team, False, out)
