@@ -200,10 +200,22 @@ def counts_of(cards: Iterable[Card]) -> list[int]:
     return counts
 
 
-def cards_of(counts: list[int]) -> list[Card]:
-    """The cards of a count vector, sorted by card number."""
+def cards_of(counts: list[int], start: int = 0, stop: int = NUM_CARDS,
+             step: int = 1) -> list[Card]:
+    """The cards of a count vector, sorted by card number; only those from ``start`` to
+    ``stop`` by ``step`` where given (the 2s: ``cards_of(hand, 0, 4)``).
+
+    >>> cards_of(counts_of([52, 8, 0, 8, 4])), cards_of(counts_of([7, 5, 4, 4]), 4, 8, 3)
+    ([0, 4, 8, 8, 52], [4, 4, 7])
+    """
+    # (plain loops: compiled, they run on machine integers, where a range with a step
+    # or a list repeated and added went through Python's generic operations)
     out: list[Card] = []
-    for c, n in enumerate(counts):
-        if n:
-            out.extend([c] * n)
+    c = start
+    while c < stop:
+        n = counts[c]
+        while n > 0:
+            out.append(c)
+            n -= 1
+        c += step
     return out

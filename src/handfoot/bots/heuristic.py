@@ -49,7 +49,7 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card
+from handfoot.cards import JOKER, NATURAL, NUM_CARDS, RANK, SUIT, WILD, Card, cards_of
 from handfoot.engine import (
     RANK_MELD,
     SEQUENCE,
@@ -255,29 +255,13 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
 def naturals_of(hand: list[int], rank: int) -> list[Card]:
     """The cards of ``rank`` held, by suit."""
     base = (rank - 2) * 4
-    out: list[Card] = []
-    for c in range(base, base + 4):
-        k = hand[c]
-        while k > 0:  # (appended: compiled, adding a tuple to a list is Python's generic +=)
-            out.append(c)
-            k -= 1
-    return out
+    return cards_of(hand, base, base + 4)
 
 
 def wilds_of(hand: list[int]) -> list[Card]:
     """Wild cards held, twos first (they are worth less than jokers)."""
-    # (appended in plain loops: compiled, lists added together, or a loop over a tuple,
-    # go through Python's generic operations)
-    out: list[Card] = []
-    for c in range(4):
-        k = hand[c]
-        while k > 0:
-            out.append(c)
-            k -= 1
-    k = hand[JOKER]
-    while k > 0:
-        out.append(JOKER)
-        k -= 1
+    out = cards_of(hand, 0, 4)
+    out.extend(cards_of(hand, JOKER, JOKER + 1))
     return out
 
 

@@ -44,7 +44,7 @@ from handfoot.actions import (
     TakeBack,
     TakePile,
 )
-from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, is_three
+from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, cards_of, is_three
 from handfoot.engine.checks import CheckedHand
 from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
 from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, _UNSET
@@ -101,21 +101,6 @@ def _take(shown: tuple[Card, ...], count: int) -> TakePile:
     if move is None:
         move = by_count[count] = TakePile(shown, count)
     return move
-
-
-def _held(hand: list[int], start: int, stop: int, step: int = 1) -> list[Card]:
-    """The cards from ``start`` to ``stop`` (by ``step``) held in ``hand``, each as many
-    times as it is held, lowest first (loops the compiled code runs on machine integers,
-    where a comprehension over a tuple and ranges went through Python's iterators)."""
-    out: list[Card] = []
-    c = start
-    while c < stop:  # (not a range with a step: compiled, that is Python's own iterator)
-        n = hand[c]
-        while n > 0:
-            out.append(c)
-            n -= 1
-        c += step
-    return out
 
 
 def naturals_by_class(classes: tuple[tuple[Card, ...], ...], hand: list[int]
@@ -324,7 +309,7 @@ class Hand(CheckedHand):
         k = mr.min_size
         open_ranks, book_ranks, wild_open = self.table_counts(team)
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
-        two_cards = _held(hand, 0, 4)
+        two_cards = cards_of(hand, 0, 4)
         jokers = hand[JOKER]
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
@@ -364,7 +349,7 @@ class Hand(CheckedHand):
             if cores is None:
                 cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
             out.extend(cores)
-        black = _held(hand, 4, 8, 3)
+        black = cards_of(hand, 4, 8, 3)  # the black 3s
         black_to_go_out = mr.black_to_go_out
         checked: list[Action] = []
         if (len(black) >= k and mr.black_melded

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from handfoot.cards import NUM_CARDS
+from handfoot.cards import counts_of
 from handfoot.engine.deal import full_deck
 from handfoot.rules import Rules
 
@@ -98,9 +98,7 @@ class Settings:
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
         #: how many of each card the rule set's decks hold
-        self.deck_counts: list[int] = [0] * NUM_CARDS
-        for c in full_deck(rules):
-            self.deck_counts[c] = self.deck_counts[c] + 1
+        self.deck_counts: list[int] = counts_of(full_deck(rules))
         #: what a team still needs in books to go out, in words ("" for nothing), kept
         #: by its books (see :meth:`HandState.books_missing`)
         self.books_missing: dict[int, str] = {}
