@@ -189,7 +189,8 @@ class OldOpenings:
         pending = Pending()
         try:
             self.hand._check_melds(team, melds, pending)
-            self.hand._check_opening(team, pending)
+            if self.hand._opening_refusal(team, pending) is not None:
+                return False
             self.hand._check_emptying(seat, self.hand.hand_len[seat] - sum(pending.used), False)
         except IllegalAction:
             return False

@@ -24,12 +24,14 @@ from handfoot.actions import (
     GO_DOWN,
     Action,
     AddToMeld,
+    AskToGoOut,
     Discard,
     Draw,
     EndTurn,
     GoDown,
     LayDown,
     LayMeld,
+    PickUpFoot,
     TakeBack,
     parse_action,
 )
@@ -97,6 +99,48 @@ def check_moves(hand: Hand, codec: MoveCodec) -> None:
         move = codec.decode(number, hand)
         if hand.is_legal(move):
             assert number in numbers, f"{move.notation()!r} is legal but not listed"
+
+
+def check_refusals(hand: Hand, codec: MoveCodec) -> int:
+    """:meth:`Hand.is_legal` agrees with :meth:`Hand.verify` (whether the refusal is
+    answered, by :meth:`Hand.refusal`, or raised by a deeper check) for every move number
+    that could apply and the moves outside the numbering, and asking changes nothing.
+    Returns how many moves were refused."""
+    before = (list(hand.history), [list(h) for h in hand.hands],
+              [[list(m.cards) for m in team] for team in hand.melds], list(hand.pile))
+    moves = [codec.decode(n, hand) for n in candidates(hand, codec)]
+    moves += [Draw(), EndTurn(), GO_DOWN, TakeBack(40), AskToGoOut(), PickUpFoot(),
+              *(Discard(c) for c in range(NUM_CARDS))]
+    refused = 0
+    for move in moves:
+        try:
+            hand.verify(move)
+            legal = True
+        except IllegalAction as e:
+            assert str(e), move  # refused in words
+            legal = False
+            refused += 1
+        assert hand.is_legal(move) == legal, move
+    assert before == (hand.history, hand.hands,
+                      [[list(m.cards) for m in team] for team in hand.melds], hand.pile)
+    return refused
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_whether_a_move_is_legal_agrees_with_its_check_and_asking_changes_nothing(
+        name: str) -> None:
+    rules = preset(name)
+    game = Game(rules, 5)
+    codec = MoveCodec(rules)
+    players = seat_bots(rules, ("random",), 5)
+    refused = steps = 0
+    while not game.results:
+        if steps % 3 == 0:
+            refused += check_refusals(game.hand, codec)
+        seat = game.actor
+        game.apply(players[seat].choose(None, game.legal_actions()), seat)
+        steps += 1
+    assert refused > 100  # most candidates are refused: the test sees many refusals
 
 
 def play_and_check(rules: Rules, bots: tuple[str, ...], seed: int, every: int = 1) -> int:

@@ -77,6 +77,19 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
 
 
 
+def _given(counts: list[int], held: list[int]) -> int:
+    """How many cards ``counts`` takes from the hand ``held``, or -1 if it lacks any."""
+    total = 0
+    short = False
+    for c in range(NUM_CARDS):
+        n = counts[c]
+        if n:
+            total += n
+            if n > held[c]:
+                short = True
+    return -1 if short else total
+
+
 def may_go_on(meld: Meld, card: Card) -> bool:
     """Whether ``card`` is the right kind of card for ``meld`` at all: its rank (or a
     wild) on a meld of one rank, its suit and no wild on a sequence, a wild on a
@@ -253,21 +266,24 @@ class CheckedHand(HandState):
                           meld.wilds + added_wilds, complete, added_wilds)
         return meld
 
-    def _check_opening(self, team: int, pending: Pending) -> None:
+    def _opening_refusal(self, team: int, pending: Pending) -> OpeningTooLow | None:
+        """Why these melds do not make an opening (the minimum, the clean and dirty melds
+        and the books it must hold), or None."""
         o = self.rules.opening
         minimum = self.minimums[team]
         if pending.value < minimum:
-            raise OpeningTooLow(f"Your team needs {minimum} points to go down; "
+            return OpeningTooLow(f"Your team needs {minimum} points to go down; "
                                 f"these melds make {pending.value}.")
         if pending.clean < o.clean_melds:
-            raise OpeningTooLow(f"Your team's opening must hold {o.clean_melds} clean meld"
+            return OpeningTooLow(f"Your team's opening must hold {o.clean_melds} clean meld"
                                 f"{'s' if o.clean_melds > 1 else ''} (no wild cards).")
         if pending.dirty < o.dirty_melds:
-            raise OpeningTooLow(f"Your team's opening must hold {o.dirty_melds} dirty meld"
+            return OpeningTooLow(f"Your team's opening must hold {o.dirty_melds} dirty meld"
                                 f"{'s' if o.dirty_melds > 1 else ''} (with a wild card).")
         if pending.books < o.books:
-            raise OpeningTooLow(f"Your team's opening must hold {o.books} complete book"
+            return OpeningTooLow(f"Your team's opening must hold {o.books} complete book"
                                 f"{'s' if o.books > 1 else ''}.")
+        return None
 
     @staticmethod
     def _check_held(cards: tuple[Card, ...], held: list[int]) -> None:
@@ -515,30 +531,45 @@ class CheckedHand(HandState):
                     f"cards; it holds {len(self.pile)}.")
         return "Your team must open before it can take the pile."
 
+    def pile_frozen(self) -> bool:
+        """Whether a wild card in the pile freezes it, so that only a natural pair takes
+        it (where the rules say so)."""
+        return self.settings.wild_freezes and self.pile_wilds > 0
+
+    def board_melds(self, team: int, rank: int) -> list[int]:
+        """The team's melds of ``rank`` on the table that a pile's top card of that rank
+        may be taken with (none before the team has gone down)."""
+        if not self.opened[team]:
+            return []
+        return [i for i, m in enumerate(self.melds[team])
+                if m.kind == RANK_MELD and m.rank == rank]
+
     def pile_counts(self) -> range:
         """How many cards a pick-up may take."""
         return pile_take_counts(self.rules, len(self.pile))
 
-    def _check_take_pile(self, seat: int, action: TakePile) -> None:
+    def _take_pile_refusal(self, seat: int, action: TakePile) -> IllegalAction | None:
+        """Why the pile may not be taken so, or None (the checks of the melds it makes
+        raise theirs)."""
         why = self.pile_blocker(seat)
         if why:
-            raise PileNotAvailable(why)
+            return PileNotAvailable(why)
         top = self.pile[-1]
         rank = RANK[top]
         team = self.team_of[seat]
         st = self.settings  # (compiled fields: the rule set's are read by name)
-        counts = self.pile_counts()
-        count = action.count or counts.start
-        if not counts.start <= count < counts.stop:
-            raise PileNotAvailable(
-                f"You may take {counts.start}" + (f" to {counts.stop - 1}" if len(counts) > 1
-                                                    else "") + f" cards, not {count}.")
+        first, stop = st.take_span(self.rules, len(self.pile))
+        count = action.count or first
+        if not first <= count < stop:
+            return PileNotAvailable(
+                f"You may take {first}" + (f" to {stop - 1}" if stop - first > 1
+                                           else "") + f" cards, not {count}.")
         shown = action.shown
-        frozen = st.wild_freezes and self.pile_wilds > 0
+        frozen = self.pile_frozen()
         naturals = [c for c in shown if not WILD[c]]
         wilds = len(shown) - len(naturals)
         if any(RANK[c] != rank for c in naturals) or any(is_three(c) for c in shown):
-            raise PileNotAvailable(f"To take the pile show cards that match the top card, "
+            return PileNotAvailable(f"To take the pile show cards that match the top card, "
                                    f"{format_card(top)}.")
         opened = self.opened[team]
         target = self.pile_target(team, rank)
@@ -556,37 +587,37 @@ class CheckedHand(HandState):
                      "natural-and-wild": "one natural card of that rank and a wild card",
                      "meld-on-board": "a meld of that rank already on the table"}
             ways = " or ".join(needs[w] for w in rules.show)
-            raise PileNotAvailable(f"To take the pile (top card {format_card(top)}) "
+            return PileNotAvailable(f"To take the pile (top card {format_card(top)}) "
                                    f"you must show {ways}.")
         if frozen and way != "natural-pair":
-            raise PileNotAvailable("The pile is frozen by a wild card in it: only a natural "
+            return PileNotAvailable("The pile is frozen by a wild card in it: only a natural "
                                    f"pair of {RANK_WORDS[rank]} takes it.")
         if way == "meld-on-board":
-            has = [i for i, m in enumerate(self.melds[team])
-                   if m.kind == RANK_MELD and m.rank == rank] if opened else []
+            has = self.board_melds(team, rank)
             if not has:
-                raise PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
+                return PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
                                        "the table to take the pile with.")
             if target is None:
                 target = has[-1]
         if action.opening and opened:
-            raise PileNotAvailable("Your team has already opened: lay further melds "
+            return PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
         pending = Pending()
+        hand = self.hands[seat]
+        # (the cards the hand gives are counted here, not by Python's sum over all of them)
         if target is not None and st.shown_kept and shown:
             # The shown cards stay in the hand: the top card alone goes onto the meld.
-            self._check_held(shown, self.hands[seat])
-            used = [0] * NUM_CARDS
+            self._check_held(shown, hand)
+            given = 0
         elif target is not None:  # the team has this meld on the table, so it has opened
             meld = self.melds[team][target]
             complete = meld.size >= st.book_size
             check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,
                               meld.wilds + wilds, complete, wilds)
             if wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
-                raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
-            used = [0] * NUM_CARDS
-            for c in shown:
-                used[c] = used[c] + 1
+                return BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+            self._check_held(shown, hand)
+            given = len(shown)
         else:
             if opened:
                 self._check_melds(team, [(top, *shown)], pending)
@@ -594,75 +625,86 @@ class CheckedHand(HandState):
                 pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
             used = pending.used
             used[top] = used[top] - 1  # the top card comes from the pile, not the hand
-        missing = _needs(used, self.hands[seat])
-        if missing:
-            raise CardsNotHeld(f"You do not hold {missing}.")
+            given = _given(used, hand)
+            if given < 0:
+                return CardsNotHeld(f"You do not hold {_needs(used, hand)}.")
         if not opened:
-            self._check_opening(team, pending)
+            refused = self._opening_refusal(team, pending)
+            if refused is not None:
+                return refused
             self._check_black_threes(seat, action.opening, 0)
-        left = self.hand_len[seat] - sum(used) + count - 1
+        left = self.hand_len[seat] - given + count - 1
         self._check_emptying(seat, left, False, action)
+        return None
 
     # ----------------------------------------------------------------- verify
     def verify(self, action: Action, seat: int | None = None) -> None:
         """Raise an :class:`IllegalAction` saying why ``action`` is not legal now."""
+        why = self.refusal(action, seat)
+        if why is not None:
+            raise why
+
+    def refusal(self, action: Action, seat: int | None = None) -> IllegalAction | None:
+        """Why ``action`` is not legal now, or None if it is. The usual refusals are
+        returned; the deeper checks of melds and of going out raise theirs (compiled, a
+        raised exception gathers a traceback at every level it passes: some ten times
+        the cost of an answer, and the listing asks of moves that are often refused)."""
         phase = self.phase
         if phase == _OVER:
-            raise WrongPhase("The hand is over.")
+            return WrongPhase("The hand is over.")
         if seat is not None and seat != self.actor:
-            raise NotYourTurn(self._whose_turn_text())
+            return NotYourTurn(self._whose_turn_text())
         p = self.actor
         if isinstance(action, ChooseHand):
             if phase != _CHOOSE:
-                raise WrongPhase("The hands have already been chosen.")
+                return WrongPhase("The hands have already been chosen.")
             if action.stack not in (0, 1):
-                raise IllegalAction("Choose stack 1 or stack 2.")
-            return
+                return IllegalAction("Choose stack 1 or stack 2.")
+            return None
         if phase == _CHOOSE:
-            raise WrongPhase("First choose which of your two stacks is your hand.")
+            return WrongPhase("First choose which of your two stacks is your hand.")
         if isinstance(action, AnswerGoOut):
             if phase != _ASK:
-                raise WrongPhase("Nobody has asked to go out.")
-            return
+                return WrongPhase("Nobody has asked to go out.")
+            return None
         if phase == _ASK:
-            raise WrongPhase("Your partner has asked to go out: answer yes or no.")
+            return WrongPhase("Your partner has asked to go out: answer yes or no.")
         team = self.team_of[p]
         opened = self.opened[team]
         staging = not opened and bool(self.melds[team])
         if isinstance(action, PickUpFoot):
             if staging:
-                raise IllegalAction(_STAGED_FIRST.format("pick up your foot"))
+                return IllegalAction(_STAGED_FIRST.format("pick up your foot"))
             if self.in_foot[p]:
-                raise IllegalAction("You have already picked up your foot.")
+                return IllegalAction("You have already picked up your foot.")
             if self.hand_len[p]:
-                raise IllegalAction("Play every card of your hand before you pick up your foot.")
-            return
+                return IllegalAction("Play every card of your hand before you pick up your foot.")
+            return None
         if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
-            raise IllegalAction("Your hand is empty: pick up your foot.")
+            return IllegalAction("Your hand is empty: pick up your foot.")
         # (separate checks, here and in the compiled modules: compiled, ``A | B`` makes a
         # union object at every call and asks Python's generic isinstance of it)
         if (isinstance(action, Draw) or isinstance(action, TakePile)  # noqa: SIM101
                 or isinstance(action, TakeUpcard)):
             if phase != _DRAW:
-                raise WrongPhase("You have already drawn this turn.")
+                return WrongPhase("You have already drawn this turn.")
             if isinstance(action, TakePile):
-                self._check_take_pile(p, action)
-                return
+                return self._take_pile_refusal(p, action)
             if staging:
-                raise IllegalAction("Take back the melds you laid out before you draw: laid "
+                return IllegalAction("Take back the melds you laid out before you draw: laid "
                                     "out before drawing, they count only toward taking the pile.")
             if isinstance(action, TakeUpcard):
                 if self.rules.turn.first_turn_upcard == "no":
-                    raise IllegalAction("These rules do not let you take the upcard.")
+                    return IllegalAction("These rules do not let you take the upcard.")
                 if self.turn_number != 0 or len(self.pile) != 1:
-                    raise IllegalAction("The upcard may be taken only on the first turn.")
+                    return IllegalAction("The upcard may be taken only on the first turn.")
                 if is_three(self.pile[0]) or WILD[self.pile[0]]:
                     # "A black three or a red three freezes the discard pile from pickup";
                     # a wild freezes it too (six-deck, samba): the upcard alone as well.
-                    raise PileNotAvailable(
+                    return PileNotAvailable(
                         f"The upcard ({format_card(self.pile[0])}) freezes the pile: "
                         "it cannot be taken.")
-            return
+            return None
         if phase == _DRAW:
             if isinstance(action, TakeBack) and staging:
                 pass
@@ -670,7 +712,7 @@ class CheckedHand(HandState):
                       and not opened
                       and self.rules.pile.before_opening == "with-opening"
                       and self.pile_open(p)):
-                raise WrongPhase("Draw first: from the stock, or take the pile.")
+                return WrongPhase("Draw first: from the stock, or take the pile.")
             # Melds laid out before drawing, to open with the pile: checked as below.
         if isinstance(action, LayMeld):
             self._check_held(action.cards, self.hands[p])
@@ -678,93 +720,97 @@ class CheckedHand(HandState):
             if not opened:
                 self._check_stage(team, action.cards)
                 self._check_black_threes(p, (action.cards,), left)
-                return
+                return None
             self._check_new_meld(team, action.cards, *self._table_state(team))
             self._check_black_threes(p, (action.cards,), left)
             self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
-            return
+            return None
         if isinstance(action, AddToMeld):
             if not opened and not staging:
-                raise IllegalAction("Your team must open before adding to melds.")
+                return IllegalAction("Your team must open before adding to melds.")
             self._check_add(team, action.meld, action.cards)
             self._check_held(action.cards, self.hands[p])
             self._check_black_threes(p, (action.cards,), self.hand_len[p] - len(action.cards))
             if opened:
                 self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
-            return
+            return None
         if isinstance(action, TakeBack):
             if opened:
-                raise IllegalAction("Your team has gone down: its melds stay on the table.")
+                return IllegalAction("Your team has gone down: its melds stay on the table.")
             if not 0 <= action.meld < len(self.melds[team]):
-                raise IllegalAction(f"You have no laid-out meld number {action.meld + 1}.")
-            return
+                return IllegalAction(f"You have no laid-out meld number {action.meld + 1}.")
+            return None
         if isinstance(action, GoDown):
             if opened:
-                raise IllegalAction("Your team has already gone down.")
+                return IllegalAction("Your team has already gone down.")
             if not staging:
-                raise IllegalAction("Lay out your melds first (meld QH QD QS), then go down.")
+                return IllegalAction("Lay out your melds first (meld QH QD QS), then go down.")
             pending = self._check_opening_melds(team, ())
-            self._check_opening(team, pending)
+            refused = self._opening_refusal(team, pending)
+            if refused is not None:
+                return refused
             self._check_emptying(p, self.hand_len[p], False, action)
-            return
+            return None
         if isinstance(action, LayDown):
             if not action.melds:
-                raise BadMeld("Say which cards to lay down.")
+                return BadMeld("Say which cards to lay down.")
             if opened and len(action.melds) > 1:
-                raise BadMeld("Lay down one meld at a time once your team has opened.")
+                return BadMeld("Lay down one meld at a time once your team has opened.")
             if opened:
                 pending = Pending()
                 self._check_melds(team, action.melds, pending)
             else:
                 pending = self._check_opening_melds(team, action.melds)
-            missing = _needs(pending.used, self.hands[p])
-            if missing:
-                raise CardsNotHeld(f"You do not hold {missing}.")
+            given = _given(pending.used, self.hands[p])
+            if given < 0:
+                return CardsNotHeld(f"You do not hold {_needs(pending.used, self.hands[p])}.")
             if not opened:
-                self._check_opening(team, pending)
-            self._check_black_threes(p, action.melds, self.hand_len[p] - sum(pending.used))
-            self._check_emptying(p, self.hand_len[p] - sum(pending.used), False, action)
-            return
+                refused = self._opening_refusal(team, pending)
+                if refused is not None:
+                    return refused
+            self._check_black_threes(p, action.melds, self.hand_len[p] - given)
+            self._check_emptying(p, self.hand_len[p] - given, False, action)
+            return None
         if staging:
             what = {Discard: "discard", EndTurn: "end your turn", AskToGoOut: "ask to go out"}
-            raise IllegalAction(_STAGED_FIRST.format(what.get(type(action), "do that")))
+            return IllegalAction(_STAGED_FIRST.format(what.get(type(action), "do that")))
         if isinstance(action, Discard):
             c = action.card
             if not 0 <= c < NUM_CARDS or not self.hands[p][c]:
                 name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
-                raise CardsNotHeld(f"You do not hold {name}.")
+                return CardsNotHeld(f"You do not hold {name}.")
             self._check_emptying(p, self.hand_len[p] - 1, True)
             if self.must_go_out(p):
-                raise CannotGoOut("Your partner agreed to your going out: play the rest of "
+                return CannotGoOut("Your partner agreed to your going out: play the rest of "
                                   "your cards (the last one may be your discard).")
-            return
+            return None
         if isinstance(action, EndTurn):
             if not self.may_end_turn and not self._stuck(p):
-                raise IllegalAction("End your turn with a discard.")
+                return IllegalAction("End your turn with a discard.")
             if self.must_go_out(p):
-                raise CannotGoOut("Your partner agreed to your going out: play the rest of "
+                return CannotGoOut("Your partner agreed to your going out: play the rest of "
                                   "your cards.")
-            return
+            return None
         if isinstance(action, AskToGoOut):
             if not self.rules.going_out.permission or self.rules.individuals:
-                raise IllegalAction("These rules do not ask a partner before going out.")
+                return IllegalAction("These rules do not ask a partner before going out.")
             if self.asked:
-                raise IllegalAction("You have already asked this turn.")
+                return IllegalAction("You have already asked this turn.")
             if not self.in_foot[p]:
-                raise IllegalAction("You can ask to go out once you are in your foot.")
+                return IllegalAction("You can ask to go out once you are in your foot.")
             why = self.books_missing(team)
             if why:
-                raise CannotGoOut(f"Your team cannot go out yet: it needs {why}.")
+                return CannotGoOut(f"Your team cannot go out yet: it needs {why}.")
             why = self.partners_missing(p)
             if why:
-                raise CannotGoOut(f"You cannot go out yet: {why}.")
+                return CannotGoOut(f"You cannot go out yet: {why}.")
             if self.rules.going_out.ask_when_able:
                 why = self.out_this_turn_blocker(p)
                 if why:
-                    raise CannotGoOut("Ask only when you can play the rest of your cards "
+                    return CannotGoOut("Ask only when you can play the rest of your cards "
                                       f"this turn: {why}.")
-            return
-        raise IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
+            return None
+        return IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
 
     def _whose_turn_text(self) -> str:
         if self.phase == _ASK:
@@ -773,10 +819,9 @@ class CheckedHand(HandState):
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
         try:
-            self.verify(action, seat)
+            return self.refusal(action, seat) is None
         except IllegalAction:
             return False
-        return True
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Check the action and carry it out; a refused action changes nothing."""

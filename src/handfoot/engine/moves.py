@@ -59,6 +59,7 @@ _BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
+_RUNS: Final[dict[int, LayMeld]] = {}  #: by length, lowest rank and suit (see :func:`_run`)
 _ADDS: Final[list[AddToMeld | None]] = []  #: by meld * NUM_CARDS + card
 _BACKS: Final[list[TakeBack]] = []
 #: by the cards shown (one number: see :func:`_take`), then by the count
@@ -69,6 +70,15 @@ def _lay(cards: tuple[Card, ...]) -> LayMeld:
     move = _MELDS.get(cards)
     if move is None:
         move = _MELDS[cards] = LayMeld(cards)
+    return move
+
+
+def _run(suit: int, low: int, k: int) -> LayMeld:
+    """The sequence of ``k`` cards of ``suit`` from rank ``low`` up."""
+    key = (k * 16 + low) * 4 + suit
+    move = _RUNS.get(key)
+    if move is None:
+        move = _RUNS[key] = _lay(tuple((rank - 2) * 4 + suit for rank in range(low, low + k)))
     return move
 
 
@@ -363,16 +373,16 @@ class Hand(CheckedHand):
                     if self.is_legal(move):
                         checked.append(move)
         if mr.sequences:
+            # (a run counted, not gathered in a list made afresh at every gap)
             for suit in range(4):
-                run: list[Card] = []
+                length = 0
                 for rank in range(4, 16):
-                    c = (rank - 2) * 4 + suit
-                    if rank <= 14 and hand[c]:
-                        run.append(c)
+                    if rank <= 14 and hand[(rank - 2) * 4 + suit]:
+                        length += 1
                         continue
-                    for i in range(len(run) - k + 1):
-                        out.append(_lay(tuple(run[i:i + k])))
-                    run = []
+                    for low in range(rank - length, rank - k + 1):
+                        out.append(_run(suit, low, k))
+                    length = 0
         if mr.wild_melds and not wild_open and not (
                 not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
                 and any(m.wilds for m in self.melds[team])):
@@ -452,7 +462,10 @@ class Hand(CheckedHand):
         shows: list[tuple[Card, ...]] = []
         if st.show_pair:
             shows.extend(picks(groups, 2))
-        if st.show_natural_and_wild:
+        # Only the ways the check may accept now are tried (it is asked of each): none
+        # but a natural pair while the pile is frozen, a meld on the table if there is one.
+        frozen = self.pile_frozen()
+        if st.show_natural_and_wild and not frozen:
             a_two = -1
             for c in range(4):
                 if hand[c]:
@@ -463,15 +476,15 @@ class Hand(CheckedHand):
                     shows.append(tuple(sorted((*nat, a_two))))
                 if hand[JOKER]:
                     shows.append((*nat, JOKER))
-        if st.show_meld_on_board:
+        if st.show_meld_on_board and not frozen and self.board_melds(self.team_of[p], rank):
             shows.append(())
-        counts = self.pile_counts()
+        first, stop = st.take_span(self.rules, len(self.pile))
         in_foot = self.in_foot[p]
         for shown in shows:
             # The count matters only to the emptying rule: a larger count keeps more cards.
-            if not self.is_legal(_take(shown, counts.stop - 1)):
+            if not self.is_legal(_take(shown, stop - 1)):
                 continue
-            for count in range(counts.start, counts.stop):  # (a range object: a generic loop)
+            for count in range(first, stop):
                 move = _take(shown, count)
                 if in_foot and self.hand_len[p] - len(shown) + count - 1 <= 1 \
                         and not self.is_legal(move):

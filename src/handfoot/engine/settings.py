@@ -102,6 +102,21 @@ class Settings:
         #: what a team still needs in books to go out, in words ("" for nothing), kept
         #: by its books (see :meth:`HandState.books_missing`)
         self.books_missing: dict[int, str] = {}
+        #: how many cards a pick-up may take, by the pile's size: the first and one past
+        #: the last (see :meth:`take_span`)
+        self.take_spans: list[tuple[int, int] | None] = []
+
+    def take_span(self, rules: Rules, size: int) -> tuple[int, int]:
+        """:func:`pile_take_counts` as two numbers, the first count and one past the last
+        (compiled, a range's ``start`` and ``stop`` are looked up by name)."""
+        spans = self.take_spans
+        if size >= len(spans):
+            spans.extend([None] * (size + 1 - len(spans)))
+        span = spans[size]
+        if span is None:
+            counts = pile_take_counts(rules, size)
+            span = spans[size] = (counts.start, counts.stop)
+        return span
 
 
 def settings_of(rules: Rules) -> Settings:

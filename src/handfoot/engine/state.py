@@ -52,7 +52,7 @@ from handfoot.engine.melds import (
     count_books,
     meld_order,
 )
-from handfoot.engine.settings import Settings, pile_take_counts, settings_of
+from handfoot.engine.settings import Settings, settings_of
 from handfoot.rules import Rules
 
 
@@ -555,7 +555,7 @@ class HandState:
 
     def _take_pile(self, seat: int, action: TakePile) -> None:
         team = self.team_of[seat]
-        count = action.count or pile_take_counts(self.rules, len(self.pile)).start
+        count = action.count or self.settings.take_span(self.rules, len(self.pile))[0]
         taken = self.pile[-count:]
         del self.pile[-count:]
         top = taken[-1]
