@@ -29,9 +29,9 @@ from handfoot.actions import (
     action_to_json,
     parse_action,
 )
-from handfoot.cards import parse_card, parse_cards
+from handfoot.cards import NUM_CARDS, parse_card, parse_cards
 from handfoot.engine import BadMeld, Hand, NotYourTurn, WrongPhase
-from handfoot.rules import preset
+from handfoot.rules import PRESET_NAMES, preset
 from handfoot.testing import put_meld, stacked_deal
 from helpers import snapshot
 
@@ -166,6 +166,48 @@ def test_a_clone_and_its_original_never_change_each_others_melds(name: str) -> N
         seat = game.actor
         game.apply(bots[seat].choose(seat_view(game, seat), game.legal_actions()), seat)
     assert checked >= 5
+
+
+def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() -> None:
+    """The emptying rule asks whether a player could go out after a meld made or cards
+    added: counted from the team's books with the one meld changed
+    (:meth:`HandState.go_out_blocker_after`), it is the answer of a copy with the play
+    carried out, for every such move listed or tried (one of each card on each meld,
+    and every new meld listed) through whole hands, and the state is unchanged."""
+    from handfoot.actions import AddToMeld, LayMeld
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+
+    blocked = set()
+    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
+        rules = preset(name)
+        compared = 0
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic", "random"), seed)
+        while not game.results:
+            hand = game.hand
+            p = hand.actor
+            team = hand.team_of[p]
+            if hand.in_foot[p] and hand.opened[team] and hand.phase.name == "PLAY":
+                moves = [a for a in hand.legal_actions()
+                         if isinstance(a, (AddToMeld, LayMeld))]
+                moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
+                          for c in range(NUM_CARDS) if hand.hands[p][c]
+                          and hand.is_legal(AddToMeld(i, (c,)))]
+                for action in moves:
+                    before = snapshot(hand)
+                    after = hand.trial()
+                    after.push(action)
+                    after.permission = hand.permission
+                    expected = after.go_out_blocker(p)
+                    assert hand.go_out_blocker_after(p, action) == expected, action
+                    assert snapshot(hand) == before
+                    blocked.add(expected is None)
+                    compared += 1
+            seat = game.actor
+            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+        assert compared >= 10, (name, seed)
+    assert blocked == {True, False}  # some moves would let the player go out, some not
 
 
 @pytest.mark.parametrize("name", ["texas-good-sam", "samba"])

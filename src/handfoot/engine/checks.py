@@ -309,14 +309,16 @@ class CheckedHand(HandState):
         if left > 1 or not self.in_foot[seat] or (left == 1 and by_discard):
             return
         rule = self.settings.out_discard
-        after: CheckedHand = self
-        if action is not None:
-            after = self.trial()
-            after.push(action)
-            # Where going out does not end the hand it ends the turn, and with it the
-            # partner's answer: the answer given this turn is what counts.
-            after.permission = self.permission
-        why = after.go_out_blocker(seat)
+        after: CheckedHand | None = self
+        if action is None:
+            why = self.go_out_blocker(seat)
+        elif isinstance(action, AddToMeld) or isinstance(action, LayMeld):  # noqa: SIM101
+            # (a meld made or cards added change only the books: no copy of the state)
+            why = self.go_out_blocker_after(seat, action)
+            after = None  # made below, only if it is asked more
+        else:
+            after = self._after(action)
+            why = after.go_out_blocker(seat)
         if left == 0:
             if why:
                 raise CannotGoOut(f"You cannot go out yet: {why}. Keep at least one card.")
@@ -327,12 +329,25 @@ class CheckedHand(HandState):
             return
         if why is None and rule != "forbidden":
             return  # the last card can be discarded to go out
-        if not isinstance(action, TakePile) and after._last_card_goes_out(seat):
-            return  # the last card can be melded to go out
+        if not isinstance(action, TakePile):
+            if after is None:
+                assert action is not None
+                after = self._after(action)
+            if after._last_card_goes_out(seat):
+                return  # the last card can be melded to go out
         if why:
             raise CannotGoOut("Keep at least two cards, one to discard and one to hold, "
                               f"until you can go out: {why}.")
         raise CannotGoOut("You cannot go out with a discard: keep a card you can meld.")
+
+    def _after(self, action: Action) -> CheckedHand:
+        """A copy of this state with ``action`` carried out, to be asked and dropped."""
+        after = self.trial()
+        after.push(action)
+        # Where going out does not end the hand it ends the turn, and with it the
+        # partner's answer: the answer given this turn is what counts.
+        after.permission = self.permission
+        return after
 
     def _last_card_goes_out(self, seat: int) -> bool:
         """Whether the one card ``seat`` holds can be added to a meld to go out (only

@@ -355,6 +355,10 @@ class HandState:
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None."""
         clean, dirty, wild, seq = self.books(team)
+        return self._missing_words(clean, dirty, wild, seq)
+
+    def _missing_words(self, clean: int, dirty: int, wild: int, seq: int) -> str | None:
+        """What a team with these complete books still needs to go out, or None."""
         # Kept per rule set by the counts, as one number ("" for None): the words are
         # asked for whenever a player in the foot could ask to go out, and the cache of
         # :func:`books_missing` hashes the rule set's parts at every call.
@@ -384,7 +388,30 @@ class HandState:
         """Why this player may not go out now, in words, or None if they may."""
         if not self.in_foot[seat]:
             return "you are not in your foot yet"
-        missing = self.books_missing(self.team_of[seat])
+        return self._out_blocker(seat, self.books_missing(self.team_of[seat]))
+
+    def go_out_blocker_after(self, seat: int, action: AddToMeld | LayMeld) -> str | None:
+        """:meth:`go_out_blocker` as it would answer once ``seat`` (in the foot, the team
+        down) has made the meld or added the cards of ``action``, an action already
+        checked otherwise. Of what it asks, only the team's books change (the partners'
+        part and the answer to the question are the same before and after), so they are
+        counted with the one meld made or changed, and nothing else is copied."""
+        if not self.in_foot[seat]:
+            return "you are not in your foot yet"
+        team = self.team_of[seat]
+        melds = self.melds[team]
+        shapes = melds[:]
+        if isinstance(action, AddToMeld):
+            meld = melds[action.meld].copy()
+            meld.add(action.cards)
+            shapes[action.meld] = meld
+        else:
+            shapes.append(self._meld_of(list(action.cards)))
+        clean, dirty, wild, seq = count_books(shapes, self.settings.book_size)
+        return self._out_blocker(seat, self._missing_words(clean, dirty, wild, seq))
+
+    def _out_blocker(self, seat: int, missing: str | None) -> str | None:
+        """:meth:`go_out_blocker` of a player in the foot whose team lacks ``missing``."""
         if missing:
             return f"your team needs {missing}"
         partners = self.partners_missing(seat)
@@ -473,11 +500,15 @@ class HandState:
                 self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] - len(cards)
 
-    def _new_meld(self, team: int, cards: list[Card]) -> Meld:
+    def _meld_of(self, cards: list[Card]) -> Meld:
+        """A new meld of ``cards`` (already checked)."""
         kind, rank, suit = classify(self.rules, cards)
         if kind == SEQUENCE:
             suit = SUIT[cards[0]]
-        meld = Meld(kind, rank, suit, cards)
+        return Meld(kind, rank, suit, cards)
+
+    def _new_meld(self, team: int, cards: list[Card]) -> Meld:
+        meld = self._meld_of(cards)
         meld.owner = self.owner
         self.melds[team].append(meld)
         self.table_version[team] = self.table_version[team] + 1
