@@ -181,3 +181,24 @@ def test_a_bot_from_a_file_plays_as_the_same_bot_would(tmp_path: Path,
     for bad in (f"{tmp_path}/none.py:HeuristicBot", f"{copy}:NoSuchBot"):
         assert main(["sim", "--variant", "classic", "--bots", f"heuristic,{bad}"]) == 2
         assert "cannot be loaded" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["classic", "six-deck"])
+def test_the_next_hand_is_dealt_when_first_asked_for_and_deals_the_same(name: str) -> None:
+    """A simulation of single hands never deals a hand it will not play: once a hand
+    ends, the next is dealt when the game is first asked for it, and it is the deal the
+    game would have dealt at once (its generator serves nothing else in between)."""
+    from handfoot.arena import play, seat_bots
+    from handfoot.game import Game
+
+    rules = preset(name)
+    one = play(Game(rules, 9), seat_bots(rules, ("random",), 9), hands=1)
+    assert len(one.results) == 1 and not one.over
+    assert one._hand is None  # not dealt yet
+    two = play(Game(rules, 9), seat_bots(rules, ("random",), 9), hands=2)
+    nxt = one.hand  # dealt now
+    assert nxt.hand_number == 2 and one._hand is nxt and one.hand is nxt
+    played = two.results[1].deal
+    assert (nxt.deal.order, nxt.deal.first_seat, nxt.deal.grabs) == (
+        played.order, played.first_seat, played.grabs)
+    assert nxt.minimums == [rules.opening_minimum(2, t) for t in one.totals]

@@ -62,9 +62,23 @@ class Game:
         #: when time was called: (hand number, actions of that hand made before it)
         self.time_called_at: tuple[int, int] | None = None
         self.playoff = False
-        self.hand = self._new_hand()
+        self._hand: Hand | None = self._new_hand()
 
     # ---------------------------------------------------------------- hands
+    @property
+    def hand(self) -> Hand:
+        """The hand in play. Once one ends, the next is dealt when it is first asked for
+        (a simulation of single hands never deals one it will not play); the game's
+        generator is used by nothing else in between, so the deal is the same."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = self._new_hand()
+        return hand
+
+    @hand.setter
+    def hand(self, hand: Hand) -> None:
+        self._hand = hand
+
     def _new_hand(self) -> Hand:
         number = len(self.results) + 1
         hand_rng: random.Random = (self.rng.child() if isinstance(self.rng, KeyedRandom)
@@ -148,7 +162,7 @@ class Game:
         done = (played >= g.hands or self.time_called or self.playoff
                 or (g.target_score > 0 and max(self.totals) >= g.target_score))
         if not done:
-            self.hand = self._new_hand()
+            self._hand = None  # dealt when asked for (see :attr:`hand`)
             return
         best = max(self.totals)
         leaders = [t for t, s in enumerate(self.totals) if s == best]
@@ -156,7 +170,7 @@ class Game:
                 and not self.time_called:
             self.playoff = True
             self.tie_break = "playoff-hand"
-            self.hand = self._new_hand()
+            self._hand = None
             return
         if len(leaders) > 1 and g.tie_break != "none":
             if self._tie_winner is not None and self._tie_winner in leaders:
