@@ -85,6 +85,8 @@ def check_moves(hand: Hand, codec: MoveCodec) -> None:
     move of a listed kind the engine accepts is listed."""
     listed = hand.legal_actions()
     assert len(set(listed)) == len(listed), "a move is listed twice"
+    if hand.phase == Phase.PLAY:  # the points counted first answer as the full check
+        assert hand.may_go_down() == hand.is_legal(GO_DOWN)
     numbers: dict[int, Action] = {}
     for move in listed:
         hand.verify(move)

@@ -12,6 +12,7 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from handfoot.actions import (
+    GO_DOWN,
     Action,
     AddToMeld,
     AnswerGoOut,
@@ -265,6 +266,19 @@ class CheckedHand(HandState):
         check_rank_counts(self.rules, meld.rank, meld.naturals + len(cards) - added_wilds,
                           meld.wilds + added_wilds, complete, added_wilds)
         return meld
+
+    def may_go_down(self) -> bool:
+        """Whether the player to act may go down now with the melds laid out. The melds'
+        points are counted first: below the opening minimum nothing more need be asked
+        (the full check, :meth:`refusal` of going down, checks the melds again together,
+        and the minimum with them)."""
+        team = self.team_of[self.actor]
+        values = self.settings.card_value
+        points = 0
+        for m in self.melds[team]:
+            for c in m.cards:
+                points += values[c]
+        return points >= self.minimums[team] and self.is_legal(GO_DOWN)
 
     def _opening_refusal(self, team: int, pending: Pending) -> OpeningTooLow | None:
         """Why these melds do not make an opening (the minimum, the clean and dirty melds

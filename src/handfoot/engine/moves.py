@@ -113,6 +113,19 @@ def _take(shown: tuple[Card, ...], count: int) -> TakePile:
     return move
 
 
+def _discards(hand: list[int], cls: tuple[int, ...], out: list[Action]) -> None:
+    """A discard of each class of card held (the lowest card of each)."""
+    # (a plain range, so that the compiled loop counts in machine integers; the classes
+    # seen as bits of one number, not a list made at every listing)
+    seen = 0
+    for c in range(NUM_CARDS):
+        if hand[c]:
+            bit = _BITS[cls[c]]
+            if not seen & bit:
+                seen |= bit
+                out.append(_DISCARDS[c])
+
+
 def naturals_by_class(classes: tuple[tuple[Card, ...], ...], hand: list[int]
                       ) -> list[list[Card]]:
     """The naturals of a rank held, one list per class (``classes``: the rank's, from
@@ -279,7 +292,7 @@ class Hand(CheckedHand):
                     self._meld_moves(p, team, False, out)
             return out
         if staging:
-            if self.is_legal(GO_DOWN):
+            if self.may_go_down():
                 out.append(GO_DOWN)
             out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
             self._meld_moves(p, team, False, out)
@@ -298,16 +311,7 @@ class Hand(CheckedHand):
                 self._meld_moves(p, team, False, out)
             return out
         if not self.must_go_out(p):
-            # (a plain range, so that the compiled loop counts in machine integers)
-            # (the classes seen as bits of one number, not a list made at every listing)
-            cls = self.settings.card_class
-            seen = 0
-            for c in range(NUM_CARDS):
-                if hand[c]:
-                    bit = _BITS[cls[c]]
-                    if not seen & bit:
-                        seen |= bit
-                        out.append(_DISCARDS[c])
+            _discards(hand, self.settings.card_class, out)
         if not opened:
             self._meld_moves(p, team, False, out)
         return out

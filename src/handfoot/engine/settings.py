@@ -94,6 +94,8 @@ class Settings:
         #: (``going_out.partners``)
         self.partners: str = rules.going_out.partners
         self.card_class: tuple[int, ...] = rules.card_class
+        #: each card's points
+        self.card_value: tuple[int, ...] = rules.card_value
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
