@@ -60,7 +60,7 @@ from handfoot.engine import (
     Phase,
     count_books,
 )
-from handfoot.engine.settings import Settings, pile_take_counts, settings_of
+from handfoot.engine.settings import Settings, settings_of
 from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
@@ -407,13 +407,13 @@ def pile_worth(o: Obs) -> float:
     or a natural the team's melds or the hand can use counts one, another natural a
     little, and a 3 that counts against its holder costs a discard to shed it and the
     risk of being caught with it."""
-    rules = o.rules
     hand = o.hand
-    size = rules.meld.book_size
+    st = o.settings  # (compiled: the rule set's fields and a range's are read by name)
+    size = st.book_size
     open_ranks = {m.rank for m in o.melds[o.team] if m.kind == RANK_MELD and m.size < size}
     worth = 0.0
-    counts = pile_take_counts(rules, o.pile_size)
-    for c in seen_pile(o, counts[-1] if len(counts) else 0):
+    first, stop = st.take_span(o.rules, o.pile_size)
+    for c in seen_pile(o, stop - 1 if stop > first else 0):
         if c is None:
             worth += 0.3
         elif WILD[c]:
@@ -448,9 +448,8 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
             shows.append(())
         # the whole pile, then as many as the rules say (0); only 0 where the whole
         # pile may not be taken
-        allowed = pile_take_counts(rules, o.pile_size)
-        counts = ([o.pile_size, 0] if o.pile_size and allowed.start <= o.pile_size < allowed.stop
-                  else [0])
+        first, stop = st.take_span(rules, o.pile_size)
+        counts = [o.pile_size, 0] if o.pile_size and first <= o.pile_size < stop else [0]
         opened = o.opened[o.team]
         for shown in shows:
             for count in counts:
@@ -709,26 +708,25 @@ def going_out_options(o: Obs) -> list[Action]:
     return out
 
 
-def discard_score(o: Obs, c: Card, ranks: tuple[dict[int, float], dict[int, float]] | None
-                  = None) -> float:
+def discard_score(o: Obs, c: Card, ranks: list[float] | None = None) -> float:
     """How willingly the heuristic throws ``c`` (higher: sooner)."""
     rules = o.rules
     if 4 <= c < 8:
         return 2000.0 - rules.held_value[c]  # 3s: the costliest to hold go first
     if WILD[c]:
         return -1000.0 - rules.card_value[c]
-    own, danger = ranks if ranks is not None else _rank_penalties(o)
-    return 0.5 * rules.card_value[c] + _rank_part(o, RANK[c], own, danger)
+    penalties = ranks if ranks is not None else _rank_penalties(o)
+    return 0.5 * rules.card_value[c] + _rank_part(o, RANK[c], penalties)
 
 
-def _rank_part(o: Obs, rank: int, own: dict[int, float], danger: dict[int, float]) -> float:
+def _rank_part(o: Obs, rank: int, penalties: list[float]) -> float:
     """The part of :func:`discard_score` that is the same for every card of a rank held:
     keep pairs, the team's melds, the next team's melds, what the next player is known to
     hold (all whole or half numbers, so the sums are exact in any order)."""
     hand = o.hand
     base = (rank - 2) * 4
     have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-    part = -120.0 * (have - 1) - (own.get(rank, 0.0) + danger.get(rank, 0.0))
+    part = -120.0 * (have - 1) - penalties[rank]
     known = o.known_next
     k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
     if k:
@@ -736,24 +734,24 @@ def _rank_part(o: Obs, rank: int, own: dict[int, float], danger: dict[int, float
     return part
 
 
-def _rank_penalties(o: Obs) -> tuple[dict[int, float], dict[int, float]]:
-    """Per rank: what discarding it costs because of the team's own melds (250 for an
-    unfinished one, 60 for a book), and because the next player's team has an
-    unfinished meld of it (150)."""
+def _rank_penalties(o: Obs) -> list[float]:
+    """Per rank (a list by rank number): what discarding it costs because of the team's
+    own melds (250 for an unfinished one, 60 for a book), and because the next player's
+    team has an unfinished meld of it (150). (A list, not dicts: each entry was a float
+    hashed in and looked up; the sums are of whole numbers, exact in any order.)"""
     size = o.settings.book_size
-    own: dict[int, float] = {}
+    penalties = [0.0] * 16
     for m in o.melds[o.team]:
         kind, rank, m_size = _kind_rank_size(m)
         if kind == RANK_MELD:
-            own[rank] = own.get(rank, 0.0) + (250.0 if m_size < size else 60.0)
-    danger: dict[int, float] = {}
+            penalties[rank] = penalties[rank] + (250.0 if m_size < size else 60.0)
     n = len(o.melds)
     if n > 1:
         for m in o.melds[(o.team + 1) % n]:
             kind, rank, m_size = _kind_rank_size(m)
             if kind == RANK_MELD and m_size < size:
-                danger[rank] = danger.get(rank, 0.0) + 150.0
-    return own, danger
+                penalties[rank] = penalties[rank] + 150.0
+    return penalties
 
 
 def _kind_rank_size(m: MeldLike) -> tuple[int, int, int]:
@@ -779,7 +777,7 @@ def discard_options(o: Obs) -> Iterator[Action]:
         base = (rank - 2) * 4
         if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
             continue
-        part = _rank_part(o, rank, ranks[0], ranks[1])  # (not *ranks: a generic call)
+        part = _rank_part(o, rank, ranks)
         for c in range(base, base + 4):
             if hand[c]:
                 scores[c] = 0.5 * value[c] + part

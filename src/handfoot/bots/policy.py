@@ -51,14 +51,14 @@ def patient(o: Obs, action: Action) -> bool:
     return m.kind != RANK_MELD or m.size + len(action.cards) >= o.settings.book_size
 
 
-def own_penalties(o: Obs) -> dict[int, float]:
-    """Per rank, what discarding it costs because of the team's own melds (as the
-    heuristic: 250 for an unfinished meld, 60 for a book)."""
+def own_penalties(o: Obs) -> list[float]:
+    """Per rank (a list by rank number), what discarding it costs because of the team's
+    own melds (as the heuristic: 250 for an unfinished meld, 60 for a book)."""
     size = o.settings.book_size
-    own: dict[int, float] = {}
+    own = [0.0] * 16
     for m in o.melds[o.team]:
         if m.kind == RANK_MELD:
-            own[m.rank] = own.get(m.rank, 0.0) + (250.0 if m.size < size else 60.0)
+            own[m.rank] = own[m.rank] + (250.0 if m.size < size else 60.0)
     return own
 
 
@@ -71,7 +71,7 @@ def discards(o: Obs) -> list[Action]:
         def score(c: int) -> float:
             return discard_score(o, c)
     else:
-        ranks: tuple[dict[int, float], dict[int, float]] = (own_penalties(o), {})
+        ranks = own_penalties(o)
 
         def score(c: int) -> float:
             return discard_score(o, c, ranks)
