@@ -708,7 +708,7 @@ def going_out_options(o: Obs) -> list[Action]:
     return out
 
 
-def discard_score(o: Obs, c: Card, ranks: list[float] | None = None) -> float:
+def discard_score(o: Obs, c: Card, ranks: list[int] | None = None) -> float:
     """How willingly the heuristic throws ``c`` (higher: sooner)."""
     rules = o.rules
     if 4 <= c < 8:
@@ -719,7 +719,7 @@ def discard_score(o: Obs, c: Card, ranks: list[float] | None = None) -> float:
     return 0.5 * rules.card_value[c] + _rank_part(o, RANK[c], penalties)
 
 
-def _rank_part(o: Obs, rank: int, penalties: list[float]) -> float:
+def _rank_part(o: Obs, rank: int, penalties: list[int]) -> float:
     """The part of :func:`discard_score` that is the same for every card of a rank held:
     keep pairs, the team's melds, the next team's melds, what the next player is known to
     hold (all whole or half numbers, so the sums are exact in any order)."""
@@ -734,23 +734,23 @@ def _rank_part(o: Obs, rank: int, penalties: list[float]) -> float:
     return part
 
 
-def _rank_penalties(o: Obs) -> list[float]:
+def _rank_penalties(o: Obs) -> list[int]:
     """Per rank (a list by rank number): what discarding it costs because of the team's
     own melds (250 for an unfinished one, 60 for a book), and because the next player's
     team has an unfinished meld of it (150). (A list, not dicts: each entry was a float
-    hashed in and looked up; the sums are of whole numbers, exact in any order.)"""
+    hashed in and looked up; whole numbers, not floats, each of which was made anew.)"""
     size = o.settings.book_size
-    penalties = [0.0] * 16
+    penalties = [0] * 16
     for m in o.melds[o.team]:
         kind, rank, m_size = _kind_rank_size(m)
         if kind == RANK_MELD:
-            penalties[rank] = penalties[rank] + (250.0 if m_size < size else 60.0)
+            penalties[rank] = penalties[rank] + (250 if m_size < size else 60)
     n = len(o.melds)
     if n > 1:
         for m in o.melds[(o.team + 1) % n]:
             kind, rank, m_size = _kind_rank_size(m)
             if kind == RANK_MELD and m_size < size:
-                penalties[rank] = penalties[rank] + 150.0
+                penalties[rank] = penalties[rank] + 150
     return penalties
 
 

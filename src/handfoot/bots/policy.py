@@ -51,14 +51,14 @@ def patient(o: Obs, action: Action) -> bool:
     return m.kind != RANK_MELD or m.size + len(action.cards) >= o.settings.book_size
 
 
-def own_penalties(o: Obs) -> list[float]:
+def own_penalties(o: Obs) -> list[int]:
     """Per rank (a list by rank number), what discarding it costs because of the team's
     own melds (as the heuristic: 250 for an unfinished meld, 60 for a book)."""
     size = o.settings.book_size
-    own = [0.0] * 16
+    own = [0] * 16
     for m in o.melds[o.team]:
         if m.kind == RANK_MELD:
-            own[m.rank] = own[m.rank] + (250.0 if m.size < size else 60.0)
+            own[m.rank] = own[m.rank] + (250 if m.size < size else 60)
     return own
 
 
