@@ -77,7 +77,6 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
     return format_cards(missing)
 
 
-
 def _given(counts: list[int], held: list[int]) -> int:
     """How many cards ``counts`` takes from the hand ``held``, or -1 if it lacks any."""
     total = 0
@@ -323,13 +322,14 @@ class CheckedHand(HandState):
         if left > 1 or not self.in_foot[seat] or (left == 1 and by_discard):
             return
         rule = self.settings.out_discard
-        after: CheckedHand | None = self
+        # The state after the play, made only when it is asked more than the books: a
+        # meld made or cards added change only the books, counted without a copy.
+        after: CheckedHand | None = None
         if action is None:
+            after = self
             why = self.go_out_blocker(seat)
         elif isinstance(action, AddToMeld) or isinstance(action, LayMeld):  # noqa: SIM101
-            # (a meld made or cards added change only the books: no copy of the state)
             why = self.go_out_blocker_after(seat, action)
-            after = None  # made below, only if it is asked more
         else:
             after = self._after(action)
             why = after.go_out_blocker(seat)
