@@ -210,6 +210,41 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
     assert blocked == {True, False}  # some moves would let the player go out, some not
 
 
+def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afresh() -> None:
+    """The listing reads each team's melds counted by rank (:meth:`table_counts`), kept
+    for the table's version; a change that cannot move the counts (a card added to a
+    meld that neither was nor became a book, red 3s laid down, going down) keeps them
+    for the new version. At every step of whole hands of every preset, and in the
+    player's seat copy, they are the counts made afresh from the melds on the table."""
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+
+    carried = 0
+    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
+        rules = preset(name)
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("random", "heuristic"), seed)
+        # by team: the version last read, and its list of open melds by rank (compiled, the
+        # counts are a tuple made again each time they are read; its lists are the same)
+        last: dict[int, tuple[int, object]] = {}
+        while not game.results:
+            hand = game.hand
+            copy = hand.seat_copy()
+            for team in range(hand.teams):
+                version, kept = hand.table_version[team], hand.team_tables[team]
+                if (team in last and last[team][0] != version and kept is not None
+                        and kept[0] == version and kept[1][0] is last[team][1]):
+                    carried += 1  # the table changed, and its counts were kept
+                counts = hand.table_counts(team)
+                assert counts == hand._table_state(team), (name, team)
+                assert copy.table_counts(team) == copy._table_state(team), (name, team)
+                last[team] = (version, counts[0])
+            seat = game.actor
+            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+            if game.results or game.hand is not hand:
+                last.clear()
+    assert carried > 100  # the counts were kept across changes, not only made afresh
+
 @pytest.mark.parametrize("name", ["texas-good-sam", "samba"])
 def test_a_trial_copy_is_a_clone_without_the_history_and_changes_nothing(name: str) -> None:
     """The emptying rule judges a play on a trial copy with the play carried out: the

@@ -13,7 +13,7 @@ choice, as the random player is given them (without a seat copy); what is left o
 hand's time is the choosing and the game loop around it. One process, one core; times
 are the CPU time of the thread that plays (:func:`cpu`), so that other work on the
 machine does not count against it.
-The default sizes finish within a minute for the five presets; ``--hands`` and
+The default sizes (100 hands of each) finish within a minute for the five presets; ``--hands`` and
 ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
 size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
 per second of a random rollout through the engine, the PettingZoo environment and the
@@ -49,8 +49,14 @@ from handfoot.views import seat_view
 #: of the playing thread's, in samba's floor; docs/bots.md).
 cpu = time.thread_time
 
-DEFAULT_RANDOM_HANDS = 12
-DEFAULT_HEURISTIC_HANDS = 40
+#: Hands per measure. A simulation plays thousands of hands in one process, and its
+#: speed is that of a warm engine: the first hands of a process fill the rule set's memo
+#: of smallest melds (:meth:`handfoot.engine.moves.Hand._meld_moves`), which 12 hands
+#: measured mostly (about 15 % of their machine instructions went to filling it), and
+#: 12 hands of random play took some 20 ms, whose timing moved by a fifth from one run to
+#: the next. 100 hands of each are measured (docs/bots.md, "The benchmark").
+DEFAULT_RANDOM_HANDS = 100
+DEFAULT_HEURISTIC_HANDS = 100
 DEFAULT_DECISIONS = 60
 
 

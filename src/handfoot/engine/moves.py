@@ -56,6 +56,8 @@ _DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
 #: one bit for each card class (Python numbers: compiled, ``i64(1) << k`` is C's 32-bit
 #: shift in mypyc 2.4, wrong from bit 32 on)
 _BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
+#: no cards (read only)
+_NO_CARDS: Final[list[Card]] = []
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
@@ -363,7 +365,8 @@ class Hand(CheckedHand):
             if cores is None:
                 cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
             out.extend(cores)
-        black = cards_of(hand, 4, 8, 3)  # the black 3s
+        # the black 3s (only where they are melded: the only melds of 3s are of black 3s)
+        black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
         black_to_go_out = mr.black_to_go_out
         checked: list[Action] = []
         if (len(black) >= k and mr.black_melded
@@ -400,6 +403,7 @@ class Hand(CheckedHand):
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
         rank_classes = mr.rank_classes
+        suits_alike = mr.suits_alike
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
@@ -410,11 +414,22 @@ class Hand(CheckedHand):
                         if self.is_legal(added):
                             checked.append(added)
             elif kind == RANK_MELD:
-                for members in rank_classes[m.rank]:
-                    for c in members:
-                        if hand[c]:
-                            out.append(_add(i, c))
-                            break
+                if suits_alike:  # (the lowest card of the rank held, read directly)
+                    base = (m.rank - 2) * 4
+                    if hand[base]:
+                        out.append(_add(i, base))
+                    elif hand[base + 1]:
+                        out.append(_add(i, base + 1))
+                    elif hand[base + 2]:
+                        out.append(_add(i, base + 2))
+                    elif hand[base + 3]:
+                        out.append(_add(i, base + 3))
+                else:
+                    for members in rank_classes[m.rank]:
+                        for c in members:
+                            if hand[c]:
+                                out.append(_add(i, c))
+                                break
                 if (wild_add_ok and (m.size < size or mr.burn_wilds)
                         and m.wilds < mr.max_wilds
                         and not (mr.naturals_exceed_wilds and m.wilds + 1 >= m.naturals)):

@@ -97,6 +97,11 @@ class Settings:
         #: each card's points
         self.card_value: tuple[int, ...] = rules.card_value
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
+        #: whether no rule tells apart the suits of a natural of 4 to ace: each such rank's
+        #: cards are one class, so the lowest one held stands for all of them
+        self.suits_alike: bool = all(
+            rules.rank_classes[r] == (tuple(range((r - 2) * 4, (r - 2) * 4 + 4)),)
+            for r in range(4, 15))
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
         #: how many of each card the rule set's decks hold

@@ -308,7 +308,7 @@ class HandState:
                         self.known[seat][c] = self.known[seat][c] - 1
                         self.known_version += 1
                     self.red_threes[team].append(c)
-                    self.table_version[team] = self.table_version[team] + 1
+                    self._table_changed(team, True)
                     got = self._pop_stock()
                     if got is not None:
                         hand[got] = hand[got] + 1
@@ -445,7 +445,7 @@ class HandState:
         elif isinstance(action, GoDown):
             team = self.team_of[p]
             self.opened[team] = True
-            self.table_version[team] = self.table_version[team] + 1
+            self._table_changed(team, True)
             self._after_play(p)
         elif isinstance(action, LayDown):
             team = self.team_of[p]
@@ -514,6 +514,28 @@ class HandState:
         self.table_version[team] = self.table_version[team] + 1
         return meld
 
+    def _add_to(self, team: int, index: int, cards: tuple[Card, ...]) -> None:
+        """Cards added to the team's meld ``index`` (already out of any hand)."""
+        meld = self._own(team, index)
+        size = self.settings.book_size
+        was_book = meld.size >= size
+        meld.add(cards)
+        self._table_changed(team, was_book == (meld.size >= size))
+
+    def _table_changed(self, team: int, counts_same: bool = False) -> None:
+        """The team's table changed: its version moves on (the views' stamp). Where the
+        change leaves its counts by rank as they were (:meth:`CheckedHand.table_counts`:
+        a card added to a meld that neither was nor became a book, red 3s laid down, the
+        team gone down with its laid-out melds), the counts made for the old version
+        are kept for the new one, not counted again (a random player adds a card to a
+        meld at every third move or so)."""
+        version = self.table_version[team]
+        self.table_version[team] = version + 1
+        if counts_same:
+            kept = self.team_tables[team]
+            if kept is not None and kept[0] == version:
+                self.team_tables[team] = (version + 1, kept[1])
+
     def _own(self, team: int, index: int) -> Meld:
         """The team's meld ``index``, to be changed: copied first if another state (a
         clone) may still share it."""
@@ -526,8 +548,7 @@ class HandState:
 
     def _add(self, seat: int, index: int, cards: tuple[Card, ...]) -> None:
         team = self.team_of[seat]
-        self._own(team, index).add(cards)
-        self.table_version[team] = self.table_version[team] + 1
+        self._add_to(team, index, cards)
         self._remove(seat, cards)
         if self.opened[team]:
             self._after_play(seat)
@@ -597,15 +618,13 @@ class HandState:
                          if m.kind == RANK_MELD and m.rank == RANK[top])
         if target is not None and self.rules.pile.shown_cards == "kept":
             # The shown cards were only shown: the top card alone joins the meld.
-            self._own(team, target).add((top,))
-            self.table_version[team] = self.table_version[team] + 1
+            self._add_to(team, target, (top,))
             known = self.known[seat]
             for c in action.shown:  # the whole table saw them
                 known[c] = max(known[c], action.shown.count(c))
             self.known_version += 1
         elif target is not None:
-            self._own(team, target).add((top, *action.shown))
-            self.table_version[team] = self.table_version[team] + 1
+            self._add_to(team, target, (top, *action.shown))
             self._remove(seat, action.shown)
         else:
             self._new_meld(team, [top, *action.shown])
