@@ -406,6 +406,32 @@ def test_the_only_move_is_the_only_legal_move(name: str) -> None:
     assert forced > 10
 
 
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) -> None:
+    """Where the cards' classes are the usual ones, the melds' pass over the hand lists
+    the discards too; they are exactly the general pass's (:func:`_discards`: the
+    lowest card held of each class, in card order), at every step where a discard is
+    legal, whether the team has opened or not."""
+    from handfoot.engine.moves import _discards
+
+    rules = preset(name)
+    game = Game(rules, 6)
+    players = seat_bots(rules, ("random",), 6)
+    compared = set()
+    while not game.results:
+        hand = game.hand
+        p = hand.actor
+        if hand.phase == Phase.PLAY and not hand.must_go_out(p) and hand.is_legal(
+                Discard(next(c for c in range(NUM_CARDS) if hand.hands[p][c]))):
+            listed = [a for a in hand.legal_actions() if isinstance(a, Discard)]
+            expected: list = []  # type: ignore[type-arg]
+            _discards(hand.hands[p], rules.card_class, expected)
+            assert listed == expected
+            compared.add(hand.opened[hand.team_of[p]])
+        game.apply(players[game.actor].choose(None, game.legal_actions()))
+    assert compared == {True, False}
+    assert hand.settings.plain_classes == (name != "samba")  # samba tells suits apart
 def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> None:
     # Asked and agreed where the player must then play every card (classic's reading),
     # holding two 2s whose only room is on the one clean book going out needs: burning

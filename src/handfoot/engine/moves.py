@@ -299,12 +299,16 @@ class Hand(CheckedHand):
             out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
             self._meld_moves(p, team, False, out)
             return out
+        # Where the cards' classes are the usual ones, the discards are gathered by the
+        # melds' own pass over the hand (see :meth:`_meld_moves`), not by a pass of their own.
+        disc: list[Action] | None = [] if self.settings.plain_classes else None
         if opened:
-            self._meld_moves(p, team, True, out)
+            self._meld_moves(p, team, True, out, disc)
         if (self.settings.ask_partner and not self.asked
                 and self.in_foot[p] and self.is_legal(ASK)):
             out.append(ASK)
-        if (self.may_end_turn or self._stuck(p)) and not self.must_go_out(p):
+        go_out = self.must_go_out(p)
+        if (self.may_end_turn or self._stuck(p)) and not go_out:
             out.append(END_TURN)
         hand = self.hands[p]
         if self.in_foot[p] and self.hand_len[p] == 1 \
@@ -312,14 +316,26 @@ class Hand(CheckedHand):
             if not opened:
                 self._meld_moves(p, team, False, out)
             return out
-        if not self.must_go_out(p):
-            _discards(hand, self.settings.card_class, out)
-        if not opened:
-            self._meld_moves(p, team, False, out)
+        if disc is None:
+            if not go_out:
+                _discards(hand, self.settings.card_class, out)
+            if not opened:
+                self._meld_moves(p, team, False, out)
+        elif opened:
+            if not go_out:
+                out.extend(disc)
+        else:  # the discards before the melds, as above
+            mark = len(out)
+            self._meld_moves(p, team, False, out, disc)
+            if not go_out:
+                out[mark:mark] = disc
         return out
 
-    def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action]) -> None:
-        """New melds in their smallest form, and one card added to a meld."""
+    def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action],
+                    disc: list[Action] | None = None) -> None:
+        """New melds in their smallest form, and one card added to a meld; with ``disc``
+        (where the cards' classes are the usual ones: :attr:`Settings.plain_classes`),
+        a discard of each class held put in it too, as :func:`_discards` lists them."""
         mr = self.settings  # (compiled fields: the rule set's are looked up by name)
         hand = self.hands[p]
         k = mr.min_size
@@ -327,6 +343,19 @@ class Hand(CheckedHand):
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
         two_cards = cards_of(hand, 0, 4)
         jokers = hand[JOKER]
+        if disc is not None:  # any 2, then a black 3 and a red 3 (lowest card first)
+            if two_cards:
+                disc.append(_DISCARDS[two_cards[0]])
+            black_3 = 4 if hand[4] else 7 if hand[7] else -1
+            red_3 = 5 if hand[5] else 6 if hand[6] else -1
+            if black_3 >= 0 and (red_3 < 0 or black_3 < red_3):
+                disc.append(_DISCARDS[black_3])
+                if red_3 >= 0:
+                    disc.append(_DISCARDS[red_3])
+            elif red_3 >= 0:
+                disc.append(_DISCARDS[red_3])
+                if black_3 >= 0:
+                    disc.append(_DISCARDS[black_3])
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
         check = opened and self.in_foot[p]
@@ -352,6 +381,9 @@ class Hand(CheckedHand):
         for rank in range(4, 15):
             base = (rank - 2) * 4
             h0, h1, h2, h3 = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
+            if disc is not None and (h0 or h1 or h2 or h3):  # the rank's lowest card held
+                disc.append(_DISCARDS[base if h0 else base + 1 if h1 else base + 2 if h2
+                                      else base + 3])
             if h0 + h1 + h2 + h3 < min_naturals:
                 continue
             if one_per_rank and open_ranks[rank]:
@@ -365,6 +397,8 @@ class Hand(CheckedHand):
             if cores is None:
                 cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
             out.extend(cores)
+        if disc is not None and jokers:
+            disc.append(_DISCARDS[JOKER])
         # the black 3s (only where they are melded: the only melds of 3s are of black 3s)
         black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
         black_to_go_out = mr.black_to_go_out

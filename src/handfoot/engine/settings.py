@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from handfoot.cards import counts_of
+from handfoot.cards import NUM_CARDS, counts_of
 from handfoot.engine.deal import full_deck
 from handfoot.rules import Rules
 
@@ -97,6 +97,11 @@ class Settings:
         #: each card's points
         self.card_value: tuple[int, ...] = rules.card_value
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
+        #: whether the cards' classes are the usual ones: any 2, the black 3s, the red 3s,
+        #: each rank from 4 to ace whatever its suit, and the joker (the discards listed so)
+        self.plain_classes: bool = rules.card_class == tuple(
+            0 if c < 4 else 4 if c in (4, 7) else 5 if c < 8 else c // 4 * 4
+            for c in range(NUM_CARDS))
         #: whether no rule tells apart the suits of a natural of 4 to ace: each such rank's
         #: cards are one class, so the lowest one held stands for all of them
         self.suits_alike: bool = all(
