@@ -409,8 +409,8 @@ def test_the_only_move_is_the_only_legal_move(name: str) -> None:
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) -> None:
-    """Where the cards' classes are the usual ones, the melds' pass over the hand lists
-    the discards too; they are exactly the general pass's (:func:`_discards`: the
+    """Where the cards' classes are the usual ones (or every natural its own), the
+    melds' pass over the hand lists the discards too; they are exactly the general pass's (:func:`_discards`: the
     lowest card held of each class, in card order), at every step where a discard is
     legal, whether the team has opened or not."""
     from handfoot.engine.moves import _discards
@@ -431,7 +431,9 @@ def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) ->
             compared.add(hand.opened[hand.team_of[p]])
         game.apply(players[game.actor].choose(None, game.legal_actions()))
     assert compared == {True, False}
-    assert hand.settings.plain_classes == (name != "samba")  # samba tells suits apart
+    # (samba tells the suits of its naturals apart: each is its own class)
+    assert hand.settings.plain_classes == (name != "samba")
+    assert hand.settings.suit_classes == (name == "samba")
 def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> None:
     # Asked and agreed where the player must then play every card (classic's reading),
     # holding two 2s whose only room is on the one clean book going out needs: burning

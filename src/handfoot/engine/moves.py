@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, Self, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import (
     ASK,
@@ -61,7 +61,7 @@ _NO_CARDS: Final[list[Card]] = []
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
-_RUNS: Final[dict[int, LayMeld]] = {}  #: by length, lowest rank and suit (see :func:`_run`)
+_RUNS: Final[list[LayMeld | None]] = []  #: by length, lowest rank and suit (see :func:`_run`)
 _ADDS: Final[list[AddToMeld | None]] = []  #: by meld * NUM_CARDS + card
 _BACKS: Final[list[TakeBack]] = []
 #: by the cards shown (one number: see :func:`_take`), then by the count
@@ -78,7 +78,9 @@ def _lay(cards: tuple[Card, ...]) -> LayMeld:
 def _run(suit: int, low: int, k: int) -> LayMeld:
     """The sequence of ``k`` cards of ``suit`` from rank ``low`` up."""
     key = (k * 16 + low) * 4 + suit
-    move = _RUNS.get(key)
+    if key >= len(_RUNS):
+        _RUNS.extend([None] * (key + 1 - len(_RUNS)))
+    move = _RUNS[key]
     if move is None:
         move = _RUNS[key] = _lay(tuple((rank - 2) * 4 + suit for rank in range(low, low + k)))
     return move
@@ -299,9 +301,11 @@ class Hand(CheckedHand):
             out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
             self._meld_moves(p, team, False, out)
             return out
-        # Where the cards' classes are the usual ones, the discards are gathered by the
-        # melds' own pass over the hand (see :meth:`_meld_moves`), not by a pass of their own.
-        disc: list[Action] | None = [] if self.settings.plain_classes else None
+        # Where the cards' classes are the usual ones (or every natural its own), the
+        # discards are gathered by the melds' own pass over the hand (see
+        # :meth:`_meld_moves`), not by a pass of their own.
+        st = self.settings
+        disc: list[Action] | None = [] if st.plain_classes or st.suit_classes else None
         if opened:
             self._meld_moves(p, team, True, out, disc)
         if (self.settings.ask_partner and not self.asked
@@ -334,8 +338,9 @@ class Hand(CheckedHand):
     def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action],
                     disc: list[Action] | None = None) -> None:
         """New melds in their smallest form, and one card added to a meld; with ``disc``
-        (where the cards' classes are the usual ones: :attr:`Settings.plain_classes`),
-        a discard of each class held put in it too, as :func:`_discards` lists them."""
+        (where the cards' classes are the usual ones, :attr:`Settings.plain_classes`, or
+        those with every natural its own class, :attr:`Settings.suit_classes`), a discard
+        of each class held put in it too, as :func:`_discards` lists them."""
         mr = self.settings  # (compiled fields: the rule set's are looked up by name)
         hand = self.hands[p]
         k = mr.min_size
@@ -376,14 +381,42 @@ class Hand(CheckedHand):
         wild_key = wild_key * b + min(jokers, usable)
         min_naturals = mr.min_naturals
         # (read once: the rule set's parts are Python objects, slow to ask in the loop)
+        suit_classes = mr.suit_classes
+        # (where sequences are melded: the ranks held in each suit as bits, in machine
+        # integers, gathered by this pass over the hand rather than read again)
+        seqs: bool = mr.sequences
+        s0: i64 = 0
+        s1: i64 = 0
+        s2: i64 = 0
+        s3: i64 = 0
         one_per_rank: bool = mr.one_open_meld_per_rank
         books_per_rank: int = mr.books_per_rank
         for rank in range(4, 15):
             base = (rank - 2) * 4
             h0, h1, h2, h3 = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
-            if disc is not None and (h0 or h1 or h2 or h3):  # the rank's lowest card held
-                disc.append(_DISCARDS[base if h0 else base + 1 if h1 else base + 2 if h2
-                                      else base + 3])
+            if seqs:  # the rank held in each suit, for the sequences below
+                bit = i64(1) << rank
+                if h0:
+                    s0 |= bit
+                if h1:
+                    s1 |= bit
+                if h2:
+                    s2 |= bit
+                if h3:
+                    s3 |= bit
+            if disc is not None and (h0 or h1 or h2 or h3):
+                if suit_classes:  # each card held
+                    if h0:
+                        disc.append(_DISCARDS[base])
+                    if h1:
+                        disc.append(_DISCARDS[base + 1])
+                    if h2:
+                        disc.append(_DISCARDS[base + 2])
+                    if h3:
+                        disc.append(_DISCARDS[base + 3])
+                else:  # the rank's lowest card held
+                    disc.append(_DISCARDS[base if h0 else base + 1 if h1 else base + 2 if h2
+                                          else base + 3])
             if h0 + h1 + h2 + h3 < min_naturals:
                 continue
             if one_per_rank and open_ranks[rank]:
@@ -413,12 +446,13 @@ class Hand(CheckedHand):
                     move = _lay(tuple(black[:n]))
                     if self.is_legal(move):
                         checked.append(move)
-        if mr.sequences:
+        if seqs:
             # (a run counted, not gathered in a list made afresh at every gap)
             for suit in range(4):
+                held = s0 if suit == 0 else s1 if suit == 1 else s2 if suit == 2 else s3
                 length = 0
                 for rank in range(4, 16):
-                    if rank <= 14 and hand[(rank - 2) * 4 + suit]:
+                    if rank <= 14 and (held >> rank) & 1:
                         length += 1
                         continue
                     for low in range(rank - length, rank - k + 1):

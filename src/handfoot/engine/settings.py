@@ -102,6 +102,10 @@ class Settings:
         self.plain_classes: bool = rules.card_class == tuple(
             0 if c < 4 else 4 if c in (4, 7) else 5 if c < 8 else c // 4 * 4
             for c in range(NUM_CARDS))
+        #: whether they are the usual ones but for the naturals of 4 to ace, each card its
+        #: own class (where sequences are melded: samba)
+        self.suit_classes: bool = rules.card_class == tuple(
+            0 if c < 4 else 4 if c in (4, 7) else 5 if c < 8 else c for c in range(NUM_CARDS))
         #: whether no rule tells apart the suits of a natural of 4 to ace: each such rank's
         #: cards are one class, so the lowest one held stands for all of them
         self.suits_alike: bool = all(
