@@ -530,13 +530,22 @@ class Hand(CheckedHand):
         for g in groups:
             have += len(g)
         out: list[Action] = []
+        # Where each class is a run of cards (no two classes of the rank interleave), a
+        # pick of naturals is in card order, and the meld's cards are its 2s, the
+        # naturals, then its jokers: made in that order, not sorted.
+        ordered = mr.plain_classes or mr.suit_classes
         for n in range(k if k < have else have, mr.min_naturals - 1, -1):
             w = k - n
             if w > usable or (mr.naturals_exceed_wilds and w >= n):
                 break
+            most = w if w < len(two_cards) else len(two_cards)
             for nat in picks(groups, n):
-                for ws in wild_sets(two_cards, jokers, w):
-                    out.append(_lay(tuple(sorted((*nat, *ws)))))
+                # (the ways of :func:`wild_sets`, most 2s first)
+                for t in range(most, -1, -1):
+                    if w - t > jokers:
+                        break
+                    cards = (*two_cards[:t], *nat, *(JOKER,) * (w - t))
+                    out.append(_lay(cards if ordered else tuple(sorted(cards))))
         return out
 
     def _pile_moves(self, p: int, out: list[Action]) -> None:
