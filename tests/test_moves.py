@@ -410,9 +410,9 @@ def test_the_only_move_is_the_only_legal_move(name: str) -> None:
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) -> None:
     """Where the cards' classes are the usual ones (or every natural its own), the
-    melds' pass over the hand lists the discards too; they are exactly the general pass's (:func:`_discards`: the
-    lowest card held of each class, in card order), at every step where a discard is
-    legal, whether the team has opened or not."""
+    melds' pass over the hand lists the discards too; they are exactly the general
+    pass's (:func:`_discards`: the lowest card held of each class, in card order), at
+    every step where a discard is legal, whether the team has opened or not."""
     from handfoot.engine.moves import _discards
 
     rules = preset(name)
