@@ -211,6 +211,32 @@ def test_the_random_player_chooses_the_same_without_a_seat_copy(name: str) -> No
     assert decisions > 400 and laid_out > 0
 
 
+def test_a_random_player_copied_or_pickled_chooses_as_the_original() -> None:
+    """The random player draws from its generator through the method bound once; a copy
+    made by pickling (as ``handfoot sim --jobs`` sends players) or by ``deepcopy`` draws
+    from its own copy of the generator, and so makes the same choices as the original,
+    without moving the original's generator."""
+    import pickle
+
+    rules = preset("classic")
+    game = Game(rules, 2)
+    original = make_bot("random", 9)
+    for _ in range(30):  # the generator moved on before the copies are made
+        original.choose(None, game.legal_actions(copy=False))
+    copies = [pickle.loads(pickle.dumps(original)), copy.deepcopy(original)]
+    choices = {0: [], 1: [], 2: []}  # type: dict[int, list[Action]]
+    for _ in range(300):
+        legal = game.legal_actions(copy=False)
+        for i, bot in enumerate([original, *copies]):
+            if i:
+                legal = game.legal_actions(copy=False)
+            choices[i].append(bot.choose(None, legal))
+        game.apply(choices[0][-1], game.actor)
+        if game.results:
+            break
+    assert choices[0] == choices[1] == choices[2]
+    assert len(set(map(repr, choices[0]))) > 5
+
 def _other_deal(game: Game, seat: int, rng: random.Random) -> Game:
     """The same game as ``seat`` sees it, with every card it cannot see dealt anew:
     the other hands (but the cards seen going into them), the feet and the stock."""

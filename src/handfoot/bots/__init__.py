@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -49,11 +50,22 @@ class RandomBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        # (its method looked up once: looked up by name at every move, it was as much
+        # again as drawing the number; see :func:`handfoot.engine.deal.shuffle`)
+        self._bits: Callable[[int], int] = self.rng.getrandbits
         # the turn it last chose in (hand and turn number: two numbers, compared
         # directly where a tuple kept would be compared by Python's generic comparison)
         self._hand_number = -1
         self._turn_number = -1
         self._gave_up = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RandomBot:
+        # (its generator copied once, and the method bound to the copy: copied apart, the
+        # method would draw from a generator of its own)
+        new = copy.copy(self)
+        new.rng = copy.deepcopy(self.rng, memo)
+        new._bits = new.rng.getrandbits
+        return new
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         rng = self.rng
@@ -65,7 +77,15 @@ class RandomBot:
                 self._gave_up = False
             if not self._gave_up and not legal.laying_out():
                 n = len(legal)  # nothing laid out: the usual case
-                return legal[below(rng, n)] if n > 1 else legal[0]
+                if n == 1:
+                    return legal[0]
+                # below(rng, n), the same number
+                bits = self._bits
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                return legal[r]
         moves = list(legal)
         if len(moves) == 1:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)
