@@ -49,12 +49,12 @@ from handfoot.views import seat_view
 #: of the playing thread's, in samba's floor; docs/bots.md).
 cpu = time.thread_time
 
-#: Hands per measure. A simulation plays thousands of hands in one process, and its
-#: speed is that of a warm engine: the first hands of a process fill the rule set's memo
-#: of smallest melds (:meth:`handfoot.engine.moves.Hand._meld_moves`), which 12 hands
-#: measured mostly (about 15 % of their machine instructions went to filling it), and
-#: 12 hands of random play took some 20 ms, whose timing moved by a fifth from one run to
-#: the next. 100 hands of each are measured (docs/bots.md, "The benchmark").
+#: Hands per measure: 100 of each (docs/bots.md, "The benchmark"). A simulation plays
+#: thousands of hands in one process, at the speed of a warm engine. The first hands of a
+#: process fill the rule set's memo of smallest melds
+#: (:meth:`handfoot.engine.moves.Hand._meld_moves`): the 12 random hands measured until
+#: 28 November 2026 spent about 15 % of their machine instructions filling it, and took
+#: some 20 ms, whose timing moved by a fifth from one run to the next.
 DEFAULT_RANDOM_HANDS = 100
 DEFAULT_HEURISTIC_HANDS = 100
 DEFAULT_DECISIONS = 60
