@@ -308,7 +308,7 @@ class Hand(CheckedHand):
         disc: list[Action] | None = [] if st.plain_classes or st.suit_classes else None
         if opened:
             self._meld_moves(p, team, True, out, disc)
-        if (self.settings.ask_partner and not self.asked
+        if (st.ask_partner and not self.asked
                 and self.in_foot[p] and self.is_legal(ASK)):
             out.append(ASK)
         go_out = self.must_go_out(p)
@@ -322,7 +322,7 @@ class Hand(CheckedHand):
             return out
         if disc is None:
             if not go_out:
-                _discards(hand, self.settings.card_class, out)
+                _discards(hand, st.card_class, out)
             if not opened:
                 self._meld_moves(p, team, False, out)
         elif opened:
@@ -471,7 +471,7 @@ class Hand(CheckedHand):
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
         rank_classes = mr.rank_classes
-        suits_alike = mr.suits_alike
+        plain = mr.plain_classes
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
@@ -482,7 +482,7 @@ class Hand(CheckedHand):
                         if self.is_legal(added):
                             checked.append(added)
             elif kind == RANK_MELD:
-                if suits_alike:  # (the lowest card of the rank held, read directly)
+                if plain:  # (the lowest card of the rank held, read directly)
                     base = (m.rank - 2) * 4
                     if hand[base]:
                         out.append(_add(i, base))

@@ -30,6 +30,13 @@ from handfoot.rules import Rules
 _KEY: Final = "engine-settings"
 
 
+def _usual_classes(by_card: bool) -> tuple[int, ...]:
+    """The usual card classes (see :attr:`Settings.plain_classes`); ``by_card``: each
+    natural of 4 to ace its own class."""
+    return tuple(0 if c < 4 else 4 if c in (4, 7) else 5 if c < 8 else c if by_card
+                 else c // 4 * 4 for c in range(NUM_CARDS))
+
+
 @mypyc_attr(serializable=True)
 class Settings:
     """A rule set's settings as the engine reads them at every move (see the module)."""
@@ -98,19 +105,12 @@ class Settings:
         self.card_value: tuple[int, ...] = rules.card_value
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
         #: whether the cards' classes are the usual ones: any 2, the black 3s, the red 3s,
-        #: each rank from 4 to ace whatever its suit, and the joker (the discards listed so)
-        self.plain_classes: bool = rules.card_class == tuple(
-            0 if c < 4 else 4 if c in (4, 7) else 5 if c < 8 else c // 4 * 4
-            for c in range(NUM_CARDS))
+        #: each rank from 4 to ace whatever its suit, and the joker (the discards listed so,
+        #: and the lowest natural held of a rank stands for all of them)
+        self.plain_classes: bool = rules.card_class == _usual_classes(by_card=False)
         #: whether they are the usual ones but for the naturals of 4 to ace, each card its
         #: own class (where sequences are melded: samba)
-        self.suit_classes: bool = rules.card_class == tuple(
-            0 if c < 4 else 4 if c in (4, 7) else 5 if c < 8 else c for c in range(NUM_CARDS))
-        #: whether no rule tells apart the suits of a natural of 4 to ace: each such rank's
-        #: cards are one class, so the lowest one held stands for all of them
-        self.suits_alike: bool = all(
-            rules.rank_classes[r] == (tuple(range((r - 2) * 4, (r - 2) * 4 + 4)),)
-            for r in range(4, 15))
+        self.suit_classes: bool = rules.card_class == _usual_classes(by_card=True)
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
         #: how many of each card the rule set's decks hold

@@ -453,7 +453,7 @@ class HandState:
                 self._new_meld(team, list(cards))
                 self._remove(p, cards)
             self.opened[team] = True
-            self.table_version[team] = self.table_version[team] + 1
+            self._table_changed(team)
             self._after_play(p)
         elif isinstance(action, TakePile):
             self._take_pile(p, action)
@@ -511,7 +511,7 @@ class HandState:
         meld = self._meld_of(cards)
         meld.owner = self.owner
         self.melds[team].append(meld)
-        self.table_version[team] = self.table_version[team] + 1
+        self._table_changed(team)
         return meld
 
     def _add_to(self, team: int, index: int, cards: tuple[Card, ...]) -> None:
@@ -564,7 +564,7 @@ class HandState:
             known[c] = known[c] + 1
         self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] + meld.size
-        self.table_version[team] = self.table_version[team] + 1
+        self._table_changed(team)
         # The team's melds after it moved up one place: the views' cache of them is stale.
         for m in self.melds[team][index:]:
             m.view = None
