@@ -434,6 +434,34 @@ def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) ->
     # (samba tells the suits of its naturals apart: each is its own class)
     assert hand.settings.plain_classes == (name != "samba")
     assert hand.settings.suit_classes == (name == "samba")
+
+
+@pytest.mark.parametrize("name", [n for n in PRESET_NAMES if n != "samba"])
+def test_the_smallest_melds_made_directly_are_the_melds_picked_by_class(name: str) -> None:
+    """Under the usual classes a rank's smallest melds are made from its lowest cards
+    held (:meth:`Hand._plain_cores`); they are exactly the melds the general way picks
+    class by class (:meth:`Hand._class_cores`), in the same order, for hands of every
+    count of each suit, with every mix of 2s and jokers and every number of wilds."""
+    rules = preset(name)
+    hand = Hand(rules, stacked_deal(rules, hands={}, stock="", reserve=""))
+    assert hand.settings.plain_classes
+    rng = random.Random(11)
+    made = 0
+    for _ in range(400):
+        counts = [0] * NUM_CARDS
+        rank = rng.randrange(4, 15)
+        for c in range((rank - 2) * 4, (rank - 1) * 4):
+            counts[c] = rng.choice((0, 0, 1, 1, 2, 3, 5))
+        twos = sorted(rng.choice(range(4)) for _ in range(rng.randrange(4)))
+        for c in twos:
+            counts[c] += 1
+        jokers = counts[52] = rng.randrange(3)
+        hand.hands[hand.actor] = counts
+        for usable in range(4):
+            plain = hand._plain_cores(rank, twos, jokers, usable)
+            assert plain == hand._class_cores(rank, twos, jokers, usable)
+            made += len(plain)
+    assert made > 400  # (melds were made, not only empty lists compared)
 def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> None:
     # Asked and agreed where the player must then play every card (classic's reading),
     # holding two 2s whose only room is on the one clean book going out needs: burning

@@ -58,6 +58,9 @@ _DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
 _BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
 #: no cards (read only)
 _NO_CARDS: Final[list[Card]] = []
+#: no smallest melds kept (read only; see :meth:`Hand._meld_moves`)
+_NO_CORES: Final[list[list[Action] | None]] = []
+_NO_KEYS: Final[dict[int, list[Action]]] = {}
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
@@ -369,16 +372,27 @@ class Hand(CheckedHand):
 
         # The smallest melds of a rank depend only on how many of each of its cards are
         # held (up to a meld's size), on the wilds held and on whether wilds may go on:
-        # they are worked out once per rule set for each such pattern.
-        memo = mr.memo
+        # they are worked out once per rule set for each such pattern, and kept by the
+        # wilds usable (the 2s, then the jokers: one number, looked up once a listing),
+        # then by the rank and its counts. Where a meld is of four cards or fewer (every
+        # preset) that second key indexes a list (a dict, where the numbers are many,
+        # boxed a number at each look and hashed).
         usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
-        # The memo's key is one number (a tuple's hash is not kept, and was a good part
-        # of listing the moves): the 2s usable, the jokers usable, then per rank below.
         b = k + 1  # every count in the key is at most k
         wild_key = 0
         for c in two_cards[:usable]:
             wild_key = wild_key * 5 + c + 1
         wild_key = wild_key * b + min(jokers, usable)
+        by_index: list[list[Action] | None] = _NO_CORES
+        by_key: dict[int, list[Action]] = _NO_KEYS
+        if k <= 4:
+            by_index = mr.cores_by_index.get(wild_key, _NO_CORES)
+            if not by_index:
+                by_index = mr.cores_by_index[wild_key] = [None] * (b * b * b * b * 16)
+        else:
+            by_key = mr.cores_by_key.get(wild_key, _NO_KEYS)
+            if by_key is _NO_KEYS:
+                by_key = mr.cores_by_key[wild_key] = {}
         min_naturals = mr.min_naturals
         # (read once: the rule set's parts are Python objects, slow to ask in the loop)
         suit_classes = mr.suit_classes
@@ -390,6 +404,7 @@ class Hand(CheckedHand):
         s2: i64 = 0
         s3: i64 = 0
         one_per_rank: bool = mr.one_open_meld_per_rank
+        plain: bool = mr.plain_classes
         books_per_rank: int = mr.books_per_rank
         for rank in range(4, 15):
             base = (rank - 2) * 4
@@ -424,12 +439,25 @@ class Hand(CheckedHand):
             if books_per_rank and book_ranks[rank] + open_ranks[rank] >= books_per_rank:
                 continue
             # (each count at most k, by comparison: compiled, min() is Python's own builtin)
-            key = ((((wild_key * b + (h0 if h0 < k else k)) * b + (h1 if h1 < k else k)) * b
+            if plain:
+                # Under the usual classes a smallest meld takes the rank's lowest cards
+                # held, so only the first k count: (3, 1, 0, 0) and (3, 0, 0, 2) of a
+                # meld of three make the same melds, and share a key.
+                h0 = h0 if h0 < k else k
+                h1 = h1 if h1 < k - h0 else k - h0
+                h2 = h2 if h2 < k - h0 - h1 else k - h0 - h1
+                h3 = h3 if h3 < k - h0 - h1 - h2 else k - h0 - h1 - h2
+            key = ((((h0 if h0 < k else k) * b + (h1 if h1 < k else k)) * b
                     + (h2 if h2 < k else k)) * b + (h3 if h3 < k else k)) * 16 + rank
-            cores = memo.get(key)
-            if cores is None:
-                cores = memo[key] = self._cores(rank, two_cards, jokers, usable)
-            out.extend(cores)
+            if by_index:
+                found = by_index[key]
+                if found is None:
+                    found = by_index[key] = self._cores(rank, two_cards, jokers, usable)
+            else:
+                found = by_key.get(key)
+                if found is None:
+                    found = by_key[key] = self._cores(rank, two_cards, jokers, usable)
+            out.extend(found)
         if disc is not None and jokers:
             disc.append(_DISCARDS[JOKER])
         # the black 3s (only where they are melded: the only melds of 3s are of black 3s)
@@ -471,7 +499,6 @@ class Hand(CheckedHand):
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
         rank_classes = mr.rank_classes
-        plain = mr.plain_classes
         a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
@@ -523,6 +550,14 @@ class Hand(CheckedHand):
     def _cores(self, rank: int, two_cards: list[Card], jokers: int,
                usable: int) -> list[Action]:
         """The smallest new melds of ``rank`` the hand makes, with up to ``usable`` wilds."""
+        if self.settings.plain_classes:
+            return self._plain_cores(rank, two_cards, jokers, usable)
+        return self._class_cores(rank, two_cards, jokers, usable)
+
+    def _class_cores(self, rank: int, two_cards: list[Card], jokers: int,
+                     usable: int) -> list[Action]:
+        """:meth:`_cores` for any classes of cards: the naturals picked one per choice
+        of how many from each class."""
         mr = self.settings  # (compiled fields: the rule set's are read by name)
         k = mr.min_size
         groups = naturals_by_class(mr.rank_classes[rank], self.hands[self.actor])
@@ -546,6 +581,33 @@ class Hand(CheckedHand):
                         break
                     cards = (*two_cards[:t], *nat, *(JOKER,) * (w - t))
                     out.append(_lay(cards if ordered else tuple(sorted(cards))))
+        return out
+
+    def _plain_cores(self, rank: int, two_cards: list[Card], jokers: int,
+                     usable: int) -> list[Action]:
+        """:meth:`_cores` under the usual classes, where the naturals of a meld are the
+        rank's lowest held: the same melds, in the same order, made directly."""
+        mr = self.settings
+        k = mr.min_size
+        hand = self.hands[self.actor]
+        naturals: list[Card] = []  # the rank's first k cards held, lowest first
+        base = (rank - 2) * 4
+        for c in range(base, base + 4):
+            held = hand[c]
+            while held > 0 and len(naturals) < k:
+                naturals.append(c)
+                held -= 1
+        out: list[Action] = []
+        have = len(naturals)
+        for n in range(have, mr.min_naturals - 1, -1):
+            w = k - n
+            if w > usable or (mr.naturals_exceed_wilds and w >= n):
+                break
+            nat = tuple(naturals[:n])
+            for t in range(w if w < len(two_cards) else len(two_cards), -1, -1):
+                if w - t > jokers:
+                    break
+                out.append(_lay(tuple(two_cards[:t]) + nat + (JOKER,) * (w - t)))
         return out
 
     def _pile_moves(self, p: int, out: list[Action]) -> None:

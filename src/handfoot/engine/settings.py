@@ -113,6 +113,10 @@ class Settings:
         self.suit_classes: bool = rules.card_class == _usual_classes(by_card=True)
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
+        #: the smallest melds of each rank the listing has worked out, by the wilds
+        #: usable, then by the rank and its counts (see :meth:`Hand._meld_moves`)
+        self.cores_by_index: dict[int, list[Any]] = {}
+        self.cores_by_key: dict[int, dict[int, Any]] = {}
         #: how many of each card the rule set's decks hold
         self.deck_counts: list[int] = counts_of(full_deck(rules))
         #: what a team still needs in books to go out, in words ("" for nothing), kept
