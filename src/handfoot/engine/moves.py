@@ -349,11 +349,13 @@ class Hand(CheckedHand):
         k = mr.min_size
         open_ranks, book_ranks, wild_open = self.table_counts(team)
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
-        two_cards = cards_of(hand, 0, 4)
+        # (the 2s read directly: their list is made only where it is needed, for a
+        # rank's smallest melds worked out afresh and for melds of wild cards)
+        a_two = 0 if hand[0] else 1 if hand[1] else 2 if hand[2] else 3 if hand[3] else -1
         jokers = hand[JOKER]
         if disc is not None:  # any 2, then a black 3 and a red 3 (lowest card first)
-            if two_cards:
-                disc.append(_DISCARDS[two_cards[0]])
+            if a_two >= 0:
+                disc.append(_DISCARDS[a_two])
             black_3 = 4 if hand[4] else 7 if hand[7] else -1
             red_3 = 5 if hand[5] else 6 if hand[6] else -1
             if black_3 >= 0 and (red_3 < 0 or black_3 < red_3):
@@ -380,8 +382,13 @@ class Hand(CheckedHand):
         usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
         b = k + 1  # every count in the key is at most k
         wild_key = 0
-        for c in two_cards[:usable]:
-            wild_key = wild_key * 5 + c + 1
+        taken = 0
+        for c in range(a_two if a_two >= 0 else 4, 4):  # the lowest 2s, up to usable
+            held = hand[c]
+            while held > 0 and taken < usable:
+                wild_key = wild_key * 5 + c + 1
+                taken += 1
+                held -= 1
         wild_key = wild_key * b + min(jokers, usable)
         by_index: list[list[Action] | None] = _NO_CORES
         by_key: dict[int, list[Action]] = _NO_KEYS
@@ -452,28 +459,19 @@ class Hand(CheckedHand):
             if by_index:
                 found = by_index[key]
                 if found is None:
-                    found = by_index[key] = self._cores(rank, two_cards, jokers, usable)
+                    found = by_index[key] = self._cores(rank, cards_of(hand, 0, 4), jokers,
+                                                        usable)
             else:
                 found = by_key.get(key)
                 if found is None:
-                    found = by_key[key] = self._cores(rank, two_cards, jokers, usable)
+                    found = by_key[key] = self._cores(rank, cards_of(hand, 0, 4), jokers,
+                                                      usable)
             out.extend(found)
         if disc is not None and jokers:
             disc.append(_DISCARDS[JOKER])
         # the black 3s (only where they are melded: the only melds of 3s are of black 3s)
         black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
         black_to_go_out = mr.black_to_go_out
-        checked: list[Action] = []
-        if (len(black) >= k and mr.black_melded
-                and not (mr.one_open_meld_per_rank and open_ranks[3])):
-            # Black 3s melded (threes.black_melded): few moves, each checked in full (so
-            # added after the emptying filter below). Where they go down only to go out,
-            # that takes all of them, or all but one.
-            for n in sorted({k, left - 1, left}):
-                if k <= n <= len(black) and (n == k or black_to_go_out):
-                    move = _lay(tuple(black[:n]))
-                    if self.is_legal(move):
-                        checked.append(move)
         if seqs:
             # (a run counted, not gathered in a list made afresh at every gap)
             for suit in range(4):
@@ -489,17 +487,27 @@ class Hand(CheckedHand):
         if mr.wild_melds and not wild_open and not (
                 not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
                 and any(m.wilds for m in self.melds[team])):
-            for ws in wild_sets(two_cards, jokers, k):
+            for ws in wild_sets(cards_of(hand, 0, 4), jokers, k):
                 out.append(_lay(tuple(sorted(ws))))
         if check and left - k <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
-        out.extend(checked)
-        checked.clear()
+        if (len(black) >= k and mr.black_melded
+                and not (mr.one_open_meld_per_rank and open_ranks[3])):
+            # Black 3s melded (threes.black_melded): few moves, each checked in full (so
+            # added after the emptying filter above). Where they go down only to go out,
+            # that takes all of them, or all but one.
+            for n in sorted({k, left - 1, left}):
+                if k <= n <= len(black) and (n == k or black_to_go_out):
+                    move = _lay(tuple(black[:n]))
+                    if self.is_legal(move):
+                        out.append(move)
+        # (black 3s added to their meld: checked in full, so put after the filter below;
+        # a list made only where they are)
+        checked: list[Action] | None = None
         start = len(out)
         size = mr.book_size
         wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
         rank_classes = mr.rank_classes
-        a_two = two_cards[0] if two_cards else -1
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
             if kind == RANK_MELD and m.rank == 3:  # black 3s: only black 3s go on
@@ -507,6 +515,8 @@ class Hand(CheckedHand):
                     if 1 <= n <= len(black) and (n == 1 or black_to_go_out):
                         added = _add(i, black[0]) if n == 1 else AddToMeld(i, tuple(black[:n]))
                         if self.is_legal(added):
+                            if checked is None:
+                                checked = []
                             checked.append(added)
             elif kind == RANK_MELD:
                 if plain:  # (the lowest card of the rank held, read directly)
@@ -545,7 +555,8 @@ class Hand(CheckedHand):
                         out.append(_add(i, JOKER))
         if check and left - 1 <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
-        out.extend(checked)
+        if checked is not None:
+            out.extend(checked)
 
     def _cores(self, rank: int, two_cards: list[Card], jokers: int,
                usable: int) -> list[Action]:
