@@ -303,3 +303,37 @@ def test_an_action_is_a_value_equal_by_its_fields_and_kept_as_made() -> None:
     if compiled.running_compiled():
         with pytest.raises(AttributeError):
             LayMeld((20, 21, 22)).cards = ()  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_meld_told_in_one_pass_is_the_meld_read_in_full(name: str) -> None:
+    """:func:`classify` tells the usual meld (naturals of one rank, any wilds, no 3) in
+    one pass and reads every other in full: for any cards, it answers as the full
+    reading (:func:`~handfoot.engine.melds._classify`) does, the same kind, rank and
+    suit, or the same refusal in the same words."""
+    import random
+
+    from handfoot.engine.melds import RANK_MELD, _classify, classify
+
+    rules = preset(name)
+    rng = random.Random(5)
+    kinds: set[int] = set()
+    refused = 0
+    for _ in range(3000):
+        rank = rng.randrange(4, 15)
+        size = rng.randrange(1, 8)
+        # mostly one rank with a few wilds; now and then a 3, another rank or a run
+        pool = [(rank - 2) * 4 + s for s in range(4)] * 2 + [0, 1, 2, 3, 52]
+        pool += rng.choice(([], [4, 7], [5], [(rank - 1) * 4 + 1 if rank < 14 else 9]))
+        cards = sorted(rng.choice(pool) for _ in range(size))
+        try:
+            expected = _classify(rules, cards)
+        except BadMeld as e:
+            refused += 1
+            with pytest.raises(BadMeld) as got:
+                classify(rules, cards)
+            assert str(got.value) == str(e)
+            continue
+        assert classify(rules, cards) == expected
+        kinds.add(expected[0])
+    assert RANK_MELD in kinds and refused > 100

@@ -114,9 +114,12 @@ class CheckedHand(HandState):
                         book_ranks: list[int], wild_open: bool) -> tuple[int, int, int]:
         """Check one new meld against the rules and the team's table (as it would be
         after the melds before it in the same action); update the bookkeeping."""
-        rules = self.rules.meld
+        rules = self.settings  # (compiled fields: the rule set's are read by name)
         kind, rank, suit = classify(self.rules, cards)
-        wilds = sum(1 for c in cards if WILD[c])
+        wilds = 0
+        for c in cards:
+            if WILD[c]:
+                wilds += 1
         if kind == RANK_MELD:
             check_rank_counts(self.rules, rank, len(cards) - wilds, wilds, False, 0)
             if wilds and wild_open and rules.wild_meld_blocks_wilds:

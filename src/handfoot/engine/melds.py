@@ -182,6 +182,28 @@ def books_missing(go: GoingOut, words: Words, clean: int, dirty: int, wild: int,
 
 def classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
     """(kind, rank, suit) of a new meld's cards, or :class:`BadMeld` saying why not."""
+    # The usual meld (enough cards, naturals of one rank from 4 to ace, any wilds, no 3)
+    # is told in one pass over its cards; any other is read in full by _classify, which
+    # says what is wrong with it.
+    if len(cards) >= settings_of(rule_set).min_size:
+        low = -1  # the naturals' rank less 2, -2 once a 3 or a second rank is seen
+        for c in cards:
+            if 8 <= c < 52:  # a natural (cards.NATURAL)
+                if low == -1:
+                    low = c >> 2
+                elif c >> 2 != low:
+                    low = -2
+                    break
+            elif 4 <= c < 8:  # a 3 (cards.is_three)
+                low = -2
+                break
+        if low >= 0:
+            return RANK_MELD, low + 2, -1
+    return _classify(rule_set, cards)
+
+
+def _classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
+    """:func:`classify`, every case read in full."""
     rules = rule_set.meld
     naturals = [c for c in cards if NATURAL[c]]
     threes = [c for c in cards if is_three(c)]
