@@ -84,7 +84,9 @@ _UNSET: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets 
 # A seat copy is never played on, so its face-down cards are lists made once and shared
 # (a copy that is played on, for a check, is a clone: it copies them).
 _FACE_DOWN: Final[dict[int, list[Card]]] = {}
-_FACE_DOWN_PILES: Final[dict[int, list[Card]]] = {}  #: by the pile's size * 64 + its top card
+#: by the pile's size * NUM_CARDS + its top card (a list: a number above 256 looked up in a
+#: dict was made as a Python number and hashed at every seat copy)
+_FACE_DOWN_PILES: Final[list[list[Card] | None]] = []
 _BLANK: Final[list[int]] = list(NO_CARDS)
 _NO_STACKS: Final[list[tuple[list[Card], list[Card]]]] = []  #: a seat copy's, after the choice
 _NO_SHUFFLES: Final[list[tuple[Card, ...]]] = []  #: a seat copy's: it knows of none
@@ -101,17 +103,17 @@ def _face_down(n: int) -> list[Card]:
 
 
 def _face_down_pile(pile: list[Card]) -> list[Card]:
-    """A discard pile with only its top card face up (at most some 6,000 of them: a
+    """A discard pile with only its top card face up (at most some 20,000 of them: a
     pile's size times a top card)."""
     if not pile:
         return []
-    key = len(pile) * 64 + pile[-1]  # one number: a tuple would be made and hashed
-    cards = _FACE_DOWN_PILES.get(key)
-    if cards is not None:
-        return cards
-    made = [FACE_DOWN] * (len(pile) - 1) + [pile[-1]]
-    _FACE_DOWN_PILES[key] = made
-    return made
+    key = len(pile) * NUM_CARDS + pile[-1]
+    if key >= len(_FACE_DOWN_PILES):
+        _FACE_DOWN_PILES.extend([None] * (key + 1 - len(_FACE_DOWN_PILES)))
+    cards = _FACE_DOWN_PILES[key]
+    if cards is None:
+        cards = _FACE_DOWN_PILES[key] = [FACE_DOWN] * (len(pile) - 1) + [pile[-1]]
+    return cards
 
 
 @mypyc_attr(serializable=True)
