@@ -674,3 +674,29 @@ def test_melds_kept_for_one_hand_are_the_melds_another_hand_with_the_key_makes(
 def test_melds_kept_for_one_hand_are_right_for_another_under_random_rule_sets(
         data: st.DataObject, seed: int) -> None:
     play_checking_the_kept_melds(data.draw(rule_sets()), seed, "random")
+
+
+@pytest.mark.parametrize("name", ["classic", "samba"])
+@pytest.mark.parametrize(("min_size", "min_naturals"), [(2, 1), (4, 2), (5, 3), (6, 4)])
+def test_melds_of_other_sizes_are_listed_exactly_and_kept_right(
+        name: str, min_size: int, min_naturals: int) -> None:
+    """Melds of two to six cards at the least (the smallest melds are kept in a list by
+    their key up to four cards, in a dict above): at every step the listed moves are
+    exactly the legal ones, and those listed with the kept melds are those listed
+    afresh."""
+    base = preset(name)
+    rules = dataclasses.replace(base, meld=dataclasses.replace(
+        base.meld, min_size=min_size, min_naturals=min_naturals))
+    laid = steps = 0
+    game = Game(rules, 1)
+    codec = MoveCodec(rules)
+    players = seat_bots(rules, ("random",), 1)
+    while not game.results:
+        if steps % 5 == 0:
+            check_moves(game.hand, codec)
+        action = players[game.actor].choose(None, game.legal_actions())
+        laid += isinstance(action, LayMeld) and len(action.cards) == min_size
+        game.apply(action)
+        steps += 1
+    assert laid > 0  # (melds of that size were listed and laid)
+    assert play_checking_the_kept_melds(rules, 2, "random") > 50
