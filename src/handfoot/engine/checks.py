@@ -171,9 +171,13 @@ class CheckedHand(HandState):
     def _check_melds(self, team: int, melds: Sequence[Sequence[Card]], pending: Pending,
                      tables: Tables | None = None) -> None:
         """Check melds laid at once, against ``tables`` (the team's table by default)."""
-        open_ranks, book_ranks, wild_open = tables or self._table_state(team)
-        size = self.rules.meld.book_size
-        values = self.rules.card_value
+        if tables is None:  # (the kept counts copied: this check counts its melds in)
+            kept_open, kept_books, kept_wild = self.table_counts(team)
+            tables = (kept_open[:], kept_books[:], kept_wild)
+        open_ranks, book_ranks, wild_open = tables
+        st = self.settings  # (compiled fields: the rule set's are read by name)
+        size = st.book_size
+        values = st.card_value
         # Wild-card melds first (one started blocks wilds on the others laid with it), then
         # complete books, so that "complete before starting another" reads the same
         # whatever order the player listed the melds in.
