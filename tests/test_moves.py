@@ -646,13 +646,22 @@ def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
             assert seen.table_counts(team) == hand._table_state(team)
         if hand.phase in (Phase.DRAW, Phase.PLAY):
             kept = hand.legal_actions()
-            saved = dict(memo)
+            # (the smallest melds are kept in the rule set's memo and in its settings'
+            # tables by the wilds usable: all forgotten, then put back)
+            st = hand.settings
+            saved = dict(memo), dict(st.cores_by_index), dict(st.cores_by_key)
             memo.clear()
+            st.cores_by_index.clear()
+            st.cores_by_key.clear()
             try:
                 assert hand.legal_actions() == kept
             finally:
                 memo.clear()
-                memo.update(saved)
+                memo.update(saved[0])
+                st.cores_by_index.clear()
+                st.cores_by_index.update(saved[1])
+                st.cores_by_key.clear()
+                st.cores_by_key.update(saved[2])
             compared += 1
         seat = game.actor
         game.apply(players[seat].choose(seat_view(game, seat), game.legal_actions()), seat)
