@@ -709,3 +709,26 @@ def test_melds_of_other_sizes_are_listed_exactly_and_kept_right(
         steps += 1
     assert laid > 0  # (melds of that size were listed and laid)
     assert play_checking_the_kept_melds(rules, 2, "random") > 50
+
+
+def test_a_rule_set_s_tables_forgotten_are_worked_out_again_the_same() -> None:
+    """``forget_tables`` (the legal-move bench times each question first with the tables
+    forgotten, as when a rule set is first met) empties the memo and the settings' own
+    tables, those a hand already holds too; the moves listed afterwards are the same."""
+    from handfoot.engine.settings import forget_tables
+
+    rules = preset("texas-good-sam")
+    game = Game(rules, 4)
+    players = seat_bots(rules, ("random",), 4)
+    for _ in range(60):  # into the hand, where melds are listed
+        game.apply(players[game.actor].choose(None, game.legal_actions()))
+    while game.hand.phase != Phase.PLAY:  # a player to meld or discard
+        game.apply(players[game.actor].choose(None, game.legal_actions()))
+    hand = game.hand
+    listed = hand.legal_actions()
+    st = hand.settings
+    assert st.cores_by_index and rules.memo
+    forget_tables(rules)
+    assert not st.cores_by_index and not st.books_missing and not rules.memo
+    assert hand.legal_actions() == listed
+    assert st.cores_by_index  # worked out again, in the tables the hand holds

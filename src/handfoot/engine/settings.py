@@ -139,6 +139,19 @@ class Settings:
         return span
 
 
+def forget_tables(rules: Rules) -> None:
+    """Forget every table the engine has worked out for ``rules``, as when the rule set
+    is first met: its memo, and its settings' tables of smallest melds, books missing
+    and pile counts (emptied in place: the hands that hold the settings forget them too)."""
+    made = rules.memo.get(_KEY)
+    if isinstance(made, Settings):
+        made.cores_by_index.clear()
+        made.cores_by_key.clear()
+        made.books_missing.clear()
+        made.take_spans.clear()
+    rules.memo.clear()
+
+
 def settings_of(rules: Rules) -> Settings:
     """The rule set's :class:`Settings`, made the first time it is asked for."""
     memo = rules.memo
