@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
-from handfoot.engine.deal import below
+from handfoot.engine.deal import below, below_bits
 from handfoot.engine.moves import LegalActions
 from handfoot.views import View
 
@@ -79,13 +79,7 @@ class RandomBot:
                 n = len(legal)  # nothing laid out: the usual case
                 if n == 1:
                     return legal[0]
-                # below(rng, n), the same number
-                bits = self._bits
-                k = n.bit_length()
-                r = bits(k)
-                while r >= n:
-                    r = bits(k)
-                return legal[r]
+                return legal[below_bits(self._bits, n)]  # below(rng, n), the same number
         moves = list(legal)
         if len(moves) == 1:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)

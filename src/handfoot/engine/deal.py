@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -57,10 +58,17 @@ def below(rng: random.Random, n: int) -> int:
     >>> [below(a, n) for n in (1, 2, 3, 1000)] == [b.randrange(n) for n in (1, 2, 3, 1000)]
     True
     """
+    return below_bits(rng.getrandbits, n)
+
+
+def below_bits(bits: Callable[[int], int], n: int) -> int:
+    """:func:`below`, drawing from ``bits``, a generator's ``getrandbits`` looked up once
+    by a caller that draws many numbers (looked up at every call, it cost as much again
+    as drawing the number)."""
     k = n.bit_length()
-    r = rng.getrandbits(k)
+    r = bits(k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = bits(k)
     return r
 
 
@@ -80,11 +88,7 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     # call of rng.getrandbits looked it up by name)
     bits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
+        j = below_bits(bits, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
 
 

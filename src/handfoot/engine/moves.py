@@ -446,16 +446,19 @@ class Hand(CheckedHand):
             if books_per_rank and book_ranks[rank] + open_ranks[rank] >= books_per_rank:
                 continue
             # (each count at most k, by comparison: compiled, min() is Python's own builtin)
+            h0 = h0 if h0 < k else k
             if plain:
                 # Under the usual classes a smallest meld takes the rank's lowest cards
                 # held, so only the first k count: (3, 1, 0, 0) and (3, 0, 0, 2) of a
                 # meld of three make the same melds, and share a key.
-                h0 = h0 if h0 < k else k
                 h1 = h1 if h1 < k - h0 else k - h0
                 h2 = h2 if h2 < k - h0 - h1 else k - h0 - h1
                 h3 = h3 if h3 < k - h0 - h1 - h2 else k - h0 - h1 - h2
-            key = ((((h0 if h0 < k else k) * b + (h1 if h1 < k else k)) * b
-                    + (h2 if h2 < k else k)) * b + (h3 if h3 < k else k)) * 16 + rank
+            else:
+                h1 = h1 if h1 < k else k
+                h2 = h2 if h2 < k else k
+                h3 = h3 if h3 < k else k
+            key = (((h0 * b + h1) * b + h2) * b + h3) * 16 + rank
             if by_index:
                 found = by_index[key]
                 if found is None:
