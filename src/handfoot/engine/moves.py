@@ -476,17 +476,19 @@ class Hand(CheckedHand):
         black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
         black_to_go_out = mr.black_to_go_out
         if seqs:
-            # (a run counted, not gathered in a list made afresh at every gap)
+            # The lowest ranks of the runs of k held in a suit, as bits: the ranks held
+            # whose next k - 1 are held too (most suits have none, and are passed over
+            # without a step through their ranks).
             for suit in range(4):
-                held = s0 if suit == 0 else s1 if suit == 1 else s2 if suit == 2 else s3
-                length = 0
-                for rank in range(4, 16):
-                    if rank <= 14 and (held >> rank) & 1:
-                        length += 1
-                        continue
-                    for low in range(rank - length, rank - k + 1):
-                        out.append(_run(suit, low, k))
-                    length = 0
+                in_suit: i64 = s0 if suit == 0 else s1 if suit == 1 else s2 if suit == 2 \
+                    else s3
+                lows: i64 = in_suit
+                for j in range(1, k):
+                    lows &= in_suit >> j
+                if lows:
+                    for low in range(4, 16 - k):
+                        if (lows >> low) & 1:
+                            out.append(_run(suit, low, k))
         if mr.wild_melds and not wild_open and not (
                 not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
                 and any(m.wilds for m in self.melds[team])):
@@ -531,6 +533,16 @@ class Hand(CheckedHand):
                     elif hand[base + 2]:
                         out.append(_add(i, base + 2))
                     elif hand[base + 3]:
+                        out.append(_add(i, base + 3))
+                elif suit_classes:  # (each natural its own class: each card held, read)
+                    base = (m.rank - 2) * 4
+                    if hand[base]:
+                        out.append(_add(i, base))
+                    if hand[base + 1]:
+                        out.append(_add(i, base + 1))
+                    if hand[base + 2]:
+                        out.append(_add(i, base + 2))
+                    if hand[base + 3]:
                         out.append(_add(i, base + 3))
                 else:
                     for members in rank_classes[m.rank]:
