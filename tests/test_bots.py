@@ -9,7 +9,7 @@ import dataclasses
 import json
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +19,7 @@ from handfoot import bench_legal
 from handfoot.actions import DRAW, Action, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
-from handfoot.bots import LEVELS, Bot, make_bot, reads_state
+from handfoot.bots import LEVELS, Bot, RandomBot, make_bot, reads_state
 from handfoot.bots.expert import ExpertBot, sample_world
 from handfoot.bots.heuristic import (
     OBS_FIELDS,
@@ -188,13 +188,16 @@ def test_the_random_player_chooses_the_same_without_a_seat_copy(name: str) -> No
     the arena lists its moves without a seat copy. At every decision of whole hands the
     moves are the same, in the same order, as from the seat copy, the turn and the
     laying out the same, and a second random player with the same seed given the seat
-    copy's moves makes the very same choices."""
+    copy's moves makes the very same choices; so does a third given the engine's own
+    list and the turn (:meth:`RandomBot.choose_listed`, as the arena plays it), and the
+    arena's hand is the very hand played here."""
     rules = preset(name)
     decisions = laid_out = 0
     for seed in range(4):
         game = Game(rules, seed)
         bare_bots = seat_bots(rules, ("random",), seed)
         copy_bots = seat_bots(rules, ("random",), seed)
+        listed_bots = cast(list[RandomBot], seat_bots(rules, ("random",), seed))
         assert not any(reads_state(b) for b in bare_bots)
         while not game.results:
             seat = game.actor
@@ -203,11 +206,20 @@ def test_the_random_player_chooses_the_same_without_a_seat_copy(name: str) -> No
             assert list(bare) == list(copied)
             assert bare.turn() == copied.turn()
             assert bare.laying_out() == copied.laying_out()
+            hand = game.hand
+            assert hand.laying_out() == bare.laying_out()
             laid_out += bare.laying_out()
             action = bare_bots[seat].choose(None, bare)
             assert copy_bots[seat].choose(None, copied) == action
+            listed = hand.legal_actions()
+            assert listed_bots[seat].choose_listed(
+                listed, hand.hand_number, hand.turn_number, hand.laying_out()) is action
+            assert listed == list(bare)  # (the list it chose from is left as it was)
             game.apply(action, seat)
             decisions += 1
+        played = play(Game(rules, seed), seat_bots(rules, ("random",), seed), hands=1)
+        assert played.results[0].actions == game.results[0].actions
+        assert played.results[0].scores == game.results[0].scores
     assert decisions > 400 and laid_out > 0
 
 

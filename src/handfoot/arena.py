@@ -27,11 +27,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mypy_extensions import mypyc_attr
 
-from handfoot.bots import Bot, make_bot, reads_state
+from handfoot.bots import Bot, RandomBot, make_bot, reads_state
 from handfoot.game import Game, HandResult
 from handfoot.records import dumps, game_record
 from handfoot.rules import Rules
@@ -54,9 +54,13 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     # (asked once: a bot is a protocol, whose attributes are looked up by name)
     views = [bot.uses_view for bot in bots]
     states = [reads_state(bot) for bot in bots]
+    # (the random player is given the engine's own list and the turn: the same choice,
+    # without a LegalActions made and freed at each of its moves)
+    randoms = [type(bot) is RandomBot for bot in bots]
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
-        forced = game.hand.only_move()
+        hand = game.hand
+        forced = hand.only_move()
         if forced is not None:  # nothing to choose (drawing when the pile is out of reach)
             game.push(forced)
             if on_action is not None:
@@ -64,13 +68,18 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
             count += 1
             continue
         bot = bots[seat]
-        legal = game.legal_actions(states[seat])
-        view = seat_view(game, seat) if views[seat] else None
-        action = bot.choose(view, legal)
-        if legal.confirms(action):
-            game.push(action)  # the engine has just checked it, in this very state
+        if randoms[seat]:
+            action = cast(RandomBot, bot).choose_listed(
+                hand.legal_actions(), hand.hand_number, hand.turn_number, hand.laying_out())
+            game.push(action)  # one of the moves listed, each legal (tested)
         else:
-            game.apply(action, seat)
+            legal = game.legal_actions(states[seat])
+            view = seat_view(game, seat) if views[seat] else None
+            action = bot.choose(view, legal)
+            if legal.confirms(action):
+                game.push(action)  # the engine has just checked it, in this very state
+            else:
+                game.apply(action, seat)
         if on_action is not None:
             on_action(game, seat, action)
         count += 1

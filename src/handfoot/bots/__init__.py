@@ -68,19 +68,42 @@ class RandomBot:
         return new
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
-        rng = self.rng
         # (known to be LegalActions, compiled code calls its methods directly)
         if isinstance(legal, LegalActions) and legal.for_actor:
             hand_number, turn_number = legal.turn()
-            if hand_number != self._hand_number or turn_number != self._turn_number:
-                self._hand_number, self._turn_number = hand_number, turn_number
-                self._gave_up = False
+            self._in_turn(hand_number, turn_number)
             if not self._gave_up and not legal.laying_out():
                 n = len(legal)  # nothing laid out: the usual case
                 if n == 1:
                     return legal[0]
                 return legal[below_bits(self._bits, n)]  # below(rng, n), the same number
-        moves = list(legal)
+        return self._choose_among(list(legal))
+
+    def choose_listed(self, moves: list[Action], hand_number: int, turn_number: int,
+                      laying_out: bool) -> Action:
+        """:meth:`choose`, given the moves as the engine lists them
+        (:meth:`~handfoot.engine.moves.Hand.legal_actions`, which this never changes),
+        the hand's and the turn's numbers, and whether the team has melds laid out for
+        its opening, by a caller that lists them itself (the arena): the same choice,
+        drawing the same numbers, without a :class:`LegalActions` made and freed at
+        every move."""
+        self._in_turn(hand_number, turn_number)
+        if not self._gave_up and not laying_out:
+            n = len(moves)
+            if n == 1:
+                return moves[0]
+            return moves[below_bits(self._bits, n)]
+        return self._choose_among(moves)
+
+    def _in_turn(self, hand_number: int, turn_number: int) -> None:
+        """A new turn: it has not given up laying out in it."""
+        if hand_number != self._hand_number or turn_number != self._turn_number:
+            self._hand_number, self._turn_number = hand_number, turn_number
+            self._gave_up = False
+
+    def _choose_among(self, moves: list[Action]) -> Action:
+        """The choice while melds are laid out, or after giving up (see the class)."""
+        rng = self.rng
         if len(moves) == 1:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)
         backs = [m for m in moves if isinstance(m, TakeBack)]

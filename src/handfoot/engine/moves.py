@@ -675,6 +675,12 @@ class Hand(CheckedHand):
                     continue
                 out.append(move)
 
+    def laying_out(self) -> bool:
+        """Whether the team of the player to act has melds laid out for its opening that
+        it has not gone down with yet (on the table, for everyone to see)."""
+        team = self.team_of[self.actor]
+        return not self.opened[team] and bool(self.melds[team])
+
     def iter_legal_actions(self) -> Iterator[Action]:
         return iter(self.legal_actions())
 
@@ -761,7 +767,7 @@ class LegalActions(Sequence[Action]):
         if self.__hand is None:
             self._fresh()
             return self._laying_out
-        return _laying_out(self._state())
+        return self._state().laying_out()
 
     def _fresh(self) -> None:
         """(the listed form) Refuse to answer once another action has been played."""
@@ -851,14 +857,9 @@ def _listed(hand: Hand) -> LegalActions:
     legal._history = hand.history
     legal._stamp = len(hand.history)
     legal._turn = _turn(hand)
-    legal._laying_out = _laying_out(hand)
+    legal._laying_out = hand.laying_out()
     return legal
 
 
 def _turn(hand: Hand) -> tuple[int, int]:
     return hand.hand_number, hand.turn_number
-
-
-def _laying_out(hand: Hand) -> bool:
-    team = hand.team_of[hand.actor]
-    return not hand.opened[team] and bool(hand.melds[team])
