@@ -224,8 +224,7 @@ def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afres
         rules = preset(name)
         game = Game(rules, seed)
         bots = seat_bots(rules, ("random", "heuristic"), seed)
-        # by team: the version last read, and its list of open melds by rank (compiled, the
-        # counts are a tuple made again each time they are read; its lists are the same)
+        # by team: the version last read, and its list of open melds by rank
         last: dict[int, tuple[int, object]] = {}
         while not game.results:
             hand = game.hand
@@ -233,12 +232,15 @@ def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afres
             for team in range(hand.teams):
                 version, kept = hand.table_version[team], hand.team_tables[team]
                 if (team in last and last[team][0] != version and kept is not None
-                        and kept[0] == version and kept[1][0] is last[team][1]):
+                        and kept.version == version
+                        and kept.open_ranks is last[team][1]):
                     carried += 1  # the table changed, and its counts were kept
                 counts = hand.table_counts(team)
-                assert counts == hand._table_state(team), (name, team)
-                assert copy.table_counts(team) == copy._table_state(team), (name, team)
-                last[team] = (version, counts[0])
+                assert counts.version == version, (name, team)
+                assert counts.counted() == hand._table_state(team), (name, team)
+                assert copy.table_counts(team).counted() == copy._table_state(team), \
+                    (name, team)
+                last[team] = (version, counts.open_ranks)
             seat = game.actor
             game.apply(bots[seat].choose(None, game.legal_actions()), seat)
             if game.results or game.hand is not hand:

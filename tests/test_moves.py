@@ -642,8 +642,8 @@ def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
         hand = game.hand
         seen = hand.seat_copy() if hand.phase != Phase.OVER else hand
         for team in range(hand.teams):
-            assert hand.table_counts(team) == hand._table_state(team)
-            assert seen.table_counts(team) == hand._table_state(team)
+            assert hand.table_counts(team).counted() == hand._table_state(team)
+            assert seen.table_counts(team).counted() == hand._table_state(team)
         if hand.phase in (Phase.DRAW, Phase.PLAY):
             kept = hand.legal_actions()
             # (the smallest melds are kept in the rule set's memo and in its settings'

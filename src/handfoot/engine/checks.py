@@ -64,7 +64,7 @@ from handfoot.engine.melds import (
     meld_order,
 )
 from handfoot.engine.settings import pile_take_counts
-from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState, Tables
+from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState, TableCounts, Tables
 
 _STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
 
@@ -142,18 +142,19 @@ class CheckedHand(HandState):
                               f"{rules.book_size} cards.")
         return kind, rank, suit
 
-    def table_counts(self, team: int) -> Tables:
+    def table_counts(self, team: int) -> TableCounts:
         """:meth:`_table_state`, counted once for each change of the team's table and
         shared by the seat copies (asked at every listing of the moves, and a seat copy
         is made for every decision): for reading only; a check that counts the melds it
         lays in with the table's asks :meth:`_table_state` for lists of its own."""
         version = self.table_version[team]
         kept = self.team_tables[team]
-        if kept is not None and kept[0] == version:
-            return kept[1]
-        tables = self._table_state(team)
-        self.team_tables[team] = (version, tables)
-        return tables
+        if kept is not None and kept.version == version:
+            return kept
+        open_ranks, book_ranks, wild_open = self._table_state(team)
+        kept = self.team_tables[team] = TableCounts(version, open_ranks, book_ranks,
+                                                    wild_open)
+        return kept
 
     def _table_state(self, team: int) -> Tables:
         size = self.settings.book_size
@@ -172,8 +173,8 @@ class CheckedHand(HandState):
                      tables: Tables | None = None) -> None:
         """Check melds laid at once, against ``tables`` (the team's table by default)."""
         if tables is None:  # (the kept counts copied: this check counts its melds in)
-            kept_open, kept_books, kept_wild = self.table_counts(team)
-            tables = (kept_open[:], kept_books[:], kept_wild)
+            kept = self.table_counts(team)
+            tables = (kept.open_ranks[:], kept.book_ranks[:], kept.wild_open)
         open_ranks, book_ranks, wild_open = tables
         st = self.settings  # (compiled fields: the rule set's are read by name)
         size = st.book_size

@@ -347,7 +347,9 @@ class Hand(CheckedHand):
         mr = self.settings  # (compiled fields: the rule set's are looked up by name)
         hand = self.hands[p]
         k = mr.min_size
-        open_ranks, book_ranks, wild_open = self.table_counts(team)
+        tables = self.table_counts(team)
+        open_ranks, book_ranks, wild_open = tables.open_ranks, tables.book_ranks, \
+            tables.wild_open
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
         # (the 2s read directly: their list is made only where it is needed, for a
         # rank's smallest melds worked out afresh and for melds of wild cards)
@@ -412,10 +414,19 @@ class Hand(CheckedHand):
         s3: i64 = 0
         one_per_rank: bool = mr.one_open_meld_per_rank
         plain: bool = mr.plain_classes
-        books_per_rank: int = mr.books_per_rank
+        # (the pass in machine integers: compiled, each sum or product of Python numbers
+        # was a call of its own, with a check for overflow)
+        books_per_rank: i64 = mr.books_per_rank
+        need: i64 = min_naturals
+        kk: i64 = k
+        bb: i64 = b
+        rank: i64
         for rank in range(4, 15):
-            base = (rank - 2) * 4
-            h0, h1, h2, h3 = hand[base], hand[base + 1], hand[base + 2], hand[base + 3]
+            base: i64 = (rank - 2) * 4
+            h0: i64 = hand[base]
+            h1: i64 = hand[base + 1]
+            h2: i64 = hand[base + 2]
+            h3: i64 = hand[base + 3]
             if seqs:  # the rank held in each suit, for the sequences below
                 bit = i64(1) << rank
                 if h0:
@@ -439,26 +450,26 @@ class Hand(CheckedHand):
                 else:  # the rank's lowest card held
                     disc.append(_DISCARDS[base if h0 else base + 1 if h1 else base + 2 if h2
                                           else base + 3])
-            if h0 + h1 + h2 + h3 < min_naturals:
+            if h0 + h1 + h2 + h3 < need:
                 continue
             if one_per_rank and open_ranks[rank]:
                 continue
             if books_per_rank and book_ranks[rank] + open_ranks[rank] >= books_per_rank:
                 continue
             # (each count at most k, by comparison: compiled, min() is Python's own builtin)
-            h0 = h0 if h0 < k else k
+            h0 = h0 if h0 < kk else kk
             if plain:
                 # Under the usual classes a smallest meld takes the rank's lowest cards
                 # held, so only the first k count: (3, 1, 0, 0) and (3, 0, 0, 2) of a
                 # meld of three make the same melds, and share a key.
-                h1 = h1 if h1 < k - h0 else k - h0
-                h2 = h2 if h2 < k - h0 - h1 else k - h0 - h1
-                h3 = h3 if h3 < k - h0 - h1 - h2 else k - h0 - h1 - h2
+                h1 = h1 if h1 < kk - h0 else kk - h0
+                h2 = h2 if h2 < kk - h0 - h1 else kk - h0 - h1
+                h3 = h3 if h3 < kk - h0 - h1 - h2 else kk - h0 - h1 - h2
             else:
-                h1 = h1 if h1 < k else k
-                h2 = h2 if h2 < k else k
-                h3 = h3 if h3 < k else k
-            key = (((h0 * b + h1) * b + h2) * b + h3) * 16 + rank
+                h1 = h1 if h1 < kk else kk
+                h2 = h2 if h2 < kk else kk
+                h3 = h3 if h3 < kk else kk
+            key: i64 = (((h0 * bb + h1) * bb + h2) * bb + h3) * 16 + rank
             if by_index:
                 found = by_index[key]
                 if found is None:
@@ -469,7 +480,10 @@ class Hand(CheckedHand):
                 if found is None:
                     found = by_key[key] = self._cores(rank, cards_of(hand, 0, 4), jokers,
                                                       usable)
-            out.extend(found)
+            # (appended: compiled, extend goes through a slice assignment, some 200
+            # machine instructions even for the usual list of none, one or two)
+            for move in found:
+                out.append(move)
         if disc is not None and jokers:
             disc.append(_DISCARDS[JOKER])
         # the black 3s (only where they are melded: the only melds of 3s are of black 3s)

@@ -76,6 +76,29 @@ _OVER: Final = Phase.OVER
 #: the rank, 2 to 14), and whether a wild-card meld is open
 Tables = tuple[list[int], list[int], bool]
 
+
+@mypyc_attr(serializable=True)
+class TableCounts:
+    """A team's table counted by rank (:meth:`CheckedHand.table_counts`), at table
+    version :attr:`version`: :attr:`open_ranks` and :attr:`book_ranks` are its open
+    melds and its books (lists indexed by the rank, 2 to 14), :attr:`wild_open` whether
+    a wild-card meld is open. (A class of its own, not a tuple: compiled, its fields
+    are read directly, where a tuple kept in a list was unpacked anew at every read.)"""
+
+    __slots__ = ("book_ranks", "open_ranks", "version", "wild_open")
+
+    def __init__(self, version: int, open_ranks: list[int], book_ranks: list[int],
+                 wild_open: bool) -> None:
+        self.version = version
+        self.open_ranks = open_ranks
+        self.book_ranks = book_ranks
+        self.wild_open = wild_open
+
+    def counted(self) -> Tables:
+        """The counts as :meth:`CheckedHand._table_state` gives them."""
+        return self.open_ranks, self.book_ranks, self.wild_open
+
+
 #: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
 FACE_DOWN: Final[Card] = 0
 _NO_RNG: Final = random.Random(0)
@@ -228,7 +251,7 @@ class HandState:
         self.team_views: list[tuple[int, object] | None] = [None] * self.teams
         #: each team's table counted by rank (:meth:`CheckedHand.table_counts`), with the
         #: table version it was counted at; shared with the seat copies, as the views are
-        self.team_tables: list[tuple[int, Tables] | None] = [None] * self.teams
+        self.team_tables: list[TableCounts | None] = [None] * self.teams
         #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
         self._face_down_feet: list[list[Card] | None] | None = None
 
@@ -535,8 +558,8 @@ class HandState:
         self.table_version[team] = version + 1
         if counts_same:
             kept = self.team_tables[team]
-            if kept is not None and kept[0] == version:
-                self.team_tables[team] = (version + 1, kept[1])
+            if kept is not None and kept.version == version:
+                kept.version = version + 1
 
     def _own(self, team: int, index: int) -> Meld:
         """The team's meld ``index``, to be changed: copied first if another state (a
