@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import (
     GO_DOWN,
@@ -79,15 +79,18 @@ def _needs(counts: list[int], held: list[int]) -> str | None:
 
 def _given(counts: list[int], held: list[int]) -> int:
     """How many cards ``counts`` takes from the hand ``held``, or -1 if it lacks any."""
-    total = 0
+    # (in machine integers: asked at each check of a meld laid or a pile taken)
+    total: i64 = 0
     short = False
+    c: i64
     for c in range(NUM_CARDS):
-        n = counts[c]
+        n: i64 = counts[c]
         if n:
             total += n
-            if n > held[c]:
+            have: i64 = held[c]
+            if n > have:
                 short = True
-    return -1 if short else total
+    return -1 if short else int(total)
 
 
 def may_go_on(meld: Meld, card: Card) -> bool:

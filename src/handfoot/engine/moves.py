@@ -89,13 +89,16 @@ def _run(suit: int, low: int, k: int) -> LayMeld:
     return move
 
 
-def _add(meld: int, card: Card) -> AddToMeld:
-    i = meld * NUM_CARDS + card
-    if i >= len(_ADDS):
+def _add(meld: i64, card: i64) -> AddToMeld:
+    # (in machine integers: asked for each card that may go on each meld of a listing)
+    i: i64 = meld * NUM_CARDS + card
+    if i < len(_ADDS):
+        move = _ADDS[i]
+        if move is not None:
+            return move
+    else:
         _ADDS.extend([None] * (i + 1 - len(_ADDS)))
-    move = _ADDS[i]
-    if move is None:
-        move = _ADDS[i] = AddToMeld(meld, (card,))
+    move = _ADDS[i] = AddToMeld(int(meld), (int(card),))
     return move
 
 
