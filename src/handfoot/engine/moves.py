@@ -423,6 +423,11 @@ class Hand(CheckedHand):
         need: i64 = min_naturals
         kk: i64 = k
         bb: i64 = b
+        # (the ranks held as bits, and each one's lowest suit held, two bits a rank; and
+        # under suit classes or where sequences are melded, the ranks held in each suit)
+        held_ranks: i64 = 0
+        low_suits: i64 = 0
+        by_suit = seqs or suit_classes
         rank: i64
         for rank in range(4, 15):
             base: i64 = (rank - 2) * 4
@@ -430,7 +435,7 @@ class Hand(CheckedHand):
             h1: i64 = hand[base + 1]
             h2: i64 = hand[base + 2]
             h3: i64 = hand[base + 3]
-            if seqs:  # the rank held in each suit, for the sequences below
+            if by_suit:  # the rank held in each suit, for the sequences and additions
                 bit = i64(1) << rank
                 if h0:
                     s0 |= bit
@@ -440,19 +445,24 @@ class Hand(CheckedHand):
                     s2 |= bit
                 if h3:
                     s3 |= bit
-            if disc is not None and (h0 or h1 or h2 or h3):
-                if suit_classes:  # each card held
-                    if h0:
-                        disc.append(_DISCARDS[base])
-                    if h1:
-                        disc.append(_DISCARDS[base + 1])
-                    if h2:
-                        disc.append(_DISCARDS[base + 2])
-                    if h3:
-                        disc.append(_DISCARDS[base + 3])
-                else:  # the rank's lowest card held
-                    disc.append(_DISCARDS[base if h0 else base + 1 if h1 else base + 2 if h2
-                                          else base + 3])
+            if h0 or h1 or h2 or h3:
+                # the rank held, and its lowest card's suit (two bits a rank), for the
+                # additions below
+                low: i64 = 0 if h0 else 1 if h1 else 2 if h2 else 3
+                held_ranks |= i64(1) << rank
+                low_suits |= low << (2 * rank)
+                if disc is not None:
+                    if suit_classes:  # each card held
+                        if h0:
+                            disc.append(_DISCARDS[base])
+                        if h1:
+                            disc.append(_DISCARDS[base + 1])
+                        if h2:
+                            disc.append(_DISCARDS[base + 2])
+                        if h3:
+                            disc.append(_DISCARDS[base + 3])
+                    else:  # the rank's lowest card held
+                        disc.append(_DISCARDS[base + low])
             if h0 + h1 + h2 + h3 < need:
                 continue
             if one_per_rank and open_ranks[rank]:
@@ -541,25 +551,19 @@ class Hand(CheckedHand):
                                 checked = []
                             checked.append(added)
             elif kind == RANK_MELD:
-                if plain:  # (the lowest card of the rank held, read directly)
-                    base = (m.rank - 2) * 4
-                    if hand[base]:
+                r: i64 = m.rank
+                if plain:  # the lowest card of the rank held (from the pass over the ranks)
+                    if (held_ranks >> r) & 1:
+                        out.append(_add(i, (r - 2) * 4 + ((low_suits >> (2 * r)) & 3)))
+                elif suit_classes:  # each natural its own class: each card held
+                    base = (r - 2) * 4
+                    if (s0 >> r) & 1:
                         out.append(_add(i, base))
-                    elif hand[base + 1]:
+                    if (s1 >> r) & 1:
                         out.append(_add(i, base + 1))
-                    elif hand[base + 2]:
+                    if (s2 >> r) & 1:
                         out.append(_add(i, base + 2))
-                    elif hand[base + 3]:
-                        out.append(_add(i, base + 3))
-                elif suit_classes:  # (each natural its own class: each card held, read)
-                    base = (m.rank - 2) * 4
-                    if hand[base]:
-                        out.append(_add(i, base))
-                    if hand[base + 1]:
-                        out.append(_add(i, base + 1))
-                    if hand[base + 2]:
-                        out.append(_add(i, base + 2))
-                    if hand[base + 3]:
+                    if (s3 >> r) & 1:
                         out.append(_add(i, base + 3))
                 else:
                     for members in rank_classes[m.rank]:
