@@ -7,15 +7,12 @@
 
 from __future__ import annotations
 
-import copy
-import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Final, Protocol
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
-from handfoot.engine.deal import below, below_bits
 from handfoot.engine.moves import LegalActions
 from handfoot.views import View
 
@@ -31,6 +28,34 @@ class Bot(Protocol):
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty)."""
         ...
+
+
+#: the low 32 bits
+_MASK32: Final = 0xFFFFFFFF
+
+
+def first_state(seed: int) -> int:
+    """The random player's first state for ``seed`` (any whole number): the seed taken
+    modulo the largest prime below 2**32 and mixed (the finaliser of MurmurHash3, so
+    that near seeds start far apart), never 0. In Python's own numbers (made once a
+    player): the same on every machine."""
+    h = seed % 0xFFFFFFFB
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & _MASK32
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & _MASK32
+    h ^= h >> 16
+    return h if h else 0x9E3779B9
+
+
+def xorshift32(x: i64) -> i64:
+    """The state after ``x`` (32 bits, not 0): Marsaglia's xorshift with shifts 13, 17
+    and 5, whose states run through every 32-bit number but 0. Every value stays below
+    2**45, so compiled and pure Python draw the same numbers."""
+    x ^= (x << 13) & _MASK32
+    x ^= x >> 17
+    x ^= (x << 5) & _MASK32
+    return x
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -49,23 +74,31 @@ class RandomBot:
     reads_state = False  #: only the moves and the turn: listed without a seat copy
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        # (its method looked up once: looked up by name at every move, it was as much
-        # again as drawing the number; see :func:`handfoot.engine.deal.shuffle`)
-        self._bits: Callable[[int], int] = self.rng.getrandbits
+        # Its own small generator (:func:`first_state`, :meth:`_below`): a Mersenne
+        # Twister seeded for each player took some 36,000 machine instructions, a
+        # fortieth of a random hand, and each number drawn was a call through Python.
+        self._state: i64 = first_state(seed)
         # the turn it last chose in (hand and turn number: two numbers, compared
         # directly where a tuple kept would be compared by Python's generic comparison)
         self._hand_number = -1
         self._turn_number = -1
         self._gave_up = False
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> RandomBot:
-        # (its generator copied once, and the method bound to the copy: copied apart, the
-        # method would draw from a generator of its own)
-        new = copy.copy(self)
-        new.rng = copy.deepcopy(self.rng, memo)
-        new._bits = new.rng.getrandbits
-        return new
+    def _below(self, n: int) -> int:
+        """A number drawn uniformly below ``n`` (at least 1): the top bits of the next
+        state, as many as ``n - 1`` has, drawn again until below ``n``."""
+        k: i64 = 0
+        m: i64 = n - 1
+        while m:
+            k += 1
+            m >>= 1
+        x: i64 = self._state
+        while True:
+            x = xorshift32(x)
+            r: i64 = x >> (32 - k) if k else 0
+            if r < n:
+                self._state = x
+                return int(r)
 
     def choose(self, view: View | None, legal: Sequence[Action]) -> Action:
         # (known to be LegalActions, compiled code calls its methods directly)
@@ -76,7 +109,7 @@ class RandomBot:
                 n = len(legal)  # nothing laid out: the usual case
                 if n == 1:
                     return legal[0]
-                return legal[below_bits(self._bits, n)]  # below(rng, n), the same number
+                return legal[self._below(n)]
         return self._choose_among(list(legal))
 
     def choose_listed(self, moves: list[Action], hand_number: int, turn_number: int,
@@ -92,7 +125,7 @@ class RandomBot:
             n = len(moves)
             if n == 1:
                 return moves[0]
-            return moves[below_bits(self._bits, n)]
+            return moves[self._below(n)]
         return self._choose_among(moves)
 
     def _in_turn(self, hand_number: int, turn_number: int) -> None:
@@ -103,23 +136,22 @@ class RandomBot:
 
     def _choose_among(self, moves: list[Action]) -> Action:
         """The choice while melds are laid out, or after giving up (see the class)."""
-        rng = self.rng
         if len(moves) == 1:
             return moves[0]  # no choice, and no chance drawn on (as when the arena plays it)
         backs = [m for m in moves if isinstance(m, TakeBack)]
         if backs:
             done = [m for m in moves if isinstance(m, GoDown) or isinstance(m, TakePile)]  # noqa: SIM101
             if done:
-                return done[below(rng, len(done))]
+                return done[self._below(len(done))]
             more = [m for m in moves
                     if isinstance(m, LayMeld) or isinstance(m, AddToMeld)]  # noqa: SIM101
-            if self._gave_up or not more or below(rng, len(more) + 1) == 0:
+            if self._gave_up or not more or self._below(len(more) + 1) == 0:
                 self._gave_up = True
                 return backs[0]
-            return more[below(rng, len(more))]
+            return more[self._below(len(more))]
         if self._gave_up:
             moves = [m for m in moves if not isinstance(m, LayMeld)] or moves
-        return moves[below(rng, len(moves))]
+        return moves[self._below(len(moves))]
 
 
 def _heuristic(seed: int) -> Bot:
