@@ -3,6 +3,7 @@ scored by hand from each club sheet's point table, and malformed score files."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,9 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
+from handfoot.rules import PRESET_NAMES, preset
 from handfoot.scorekeeper import ScoreSheetError, read_sheet, score_file, score_sheet, score_text
-from handfoot.scoring import TeamScore
+from handfoot.scoring import _COUNTS, TeamScore, red_threes_points, team_score
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "score"
 
@@ -596,3 +598,30 @@ melds = ["KH KD KS KC KH KD KS", "AH AD AS AC AH AD AS", "JH JD JS JC JH JD JS",
     # the individual who went out holds nothing
     with pytest.raises(ScoreSheetError, match="went out, but every one of its players"):
         score_text(text + '[[teams.players]]\nhand = "4D"\n', "toml")
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_team_s_items_are_its_rule_s_and_its_total_their_sum(name: str) -> None:
+    """Each item of a team's score is the rule set's value for it, each field in its
+    place, and the total is the sum of every item but the counts."""
+    rules = preset(name)
+    s = rules.scores
+    books = {"clean": 2, "dirty": 3, "wild": 1, "sequence": 4, "red-sevens": 5}
+    score = team_score(rules, 1, books, 470, -85, -300, red_threes_on_board=3,
+                       went_out=True, exact_grabs=2, penalties=50)
+    assert (score.team, score.clean_books, score.dirty_books, score.wild_books,
+            score.sequence_books, score.red_sevens_books) == (1, 2, 3, 1, 4, 5)
+    assert score.clean_book_points == 2 * s.clean_book
+    assert score.dirty_book_points == 3 * s.dirty_book
+    assert score.wild_book_points == s.wild_book
+    assert score.sequence_book_points == 4 * s.sequence_book
+    assert score.red_sevens_book_points == 5 * s.red_sevens_book
+    assert (score.table_cards, score.held_cards, score.threes) == (470, -85, -300)
+    assert score.red_threes == red_threes_points(rules, 3) and score.red_threes_count == 3
+    assert score.going_out == s.going_out
+    assert score.deal_bonus == 2 * rules.deal.exact_grab_bonus
+    assert score.penalties == -50
+    items = [getattr(score, f.name) for f in dataclasses.fields(TeamScore)
+             if f.name not in _COUNTS and f.name not in ("team", "total")]
+    assert score.total == sum(items)
+    assert team_score(rules, 0, {}, 0, 0, 0) == TeamScore(team=0)
