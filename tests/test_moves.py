@@ -422,8 +422,9 @@ def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) ->
     while not game.results:
         hand = game.hand
         p = hand.actor
-        if hand.phase == Phase.PLAY and not hand.must_go_out(p) and hand.is_legal(
-                Discard(next(c for c in range(NUM_CARDS) if hand.hands[p][c]))):
+        held = [c for c in range(NUM_CARDS) if hand.hands[p][c]]
+        if hand.phase == Phase.PLAY and held and not hand.must_go_out(p) \
+                and hand.is_legal(Discard(held[0])):
             listed = [a for a in hand.legal_actions() if isinstance(a, Discard)]
             expected: list = []  # type: ignore[type-arg]
             _discards(hand.hands[p], rules.card_class, expected)

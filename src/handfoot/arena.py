@@ -57,6 +57,7 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     # (the random player is given the engine's own list and the turn: the same choice,
     # without a LegalActions made and freed at each of its moves)
     randoms = [type(bot) is RandomBot for bot in bots]
+    players = list(bots)  # (a list: a Sequence is indexed through Python's generic call)
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
         hand = game.hand
@@ -67,7 +68,7 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
                 on_action(game, seat, forced)
             count += 1
             continue
-        bot = bots[seat]
+        bot = players[seat]
         if randoms[seat]:
             action = cast(RandomBot, bot).choose_listed(
                 hand.legal_actions(), hand.hand_number, hand.turn_number, hand.laying_out())

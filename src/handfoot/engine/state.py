@@ -46,6 +46,7 @@ from handfoot.engine.deal import Deal, shuffle
 from handfoot.engine.melds import (
     RANK_MELD,
     SEQUENCE,
+    WILD_MELD,
     Meld,
     books_missing,
     classify,
@@ -536,7 +537,7 @@ class HandState:
         meld = self._meld_of(cards)
         meld.owner = self.owner
         self.melds[team].append(meld)
-        self._table_changed(team)
+        self._meld_counted(team, meld, 1)
         return meld
 
     def _add_to(self, team: int, index: int, cards: tuple[Card, ...]) -> None:
@@ -545,7 +546,12 @@ class HandState:
         size = self.settings.book_size
         was_book = meld.size >= size
         meld.add(cards)
-        self._table_changed(team, was_book == (meld.size >= size))
+        if was_book == (meld.size >= size):
+            self._table_changed(team, True)
+        elif meld.kind == RANK_MELD:
+            self._made_book(team, meld)
+        else:
+            self._table_changed(team)
 
     def _table_changed(self, team: int, counts_same: bool = False) -> None:
         """The team's table changed: its version moves on (the views' stamp). Where the
@@ -560,6 +566,38 @@ class HandState:
             kept = self.team_tables[team]
             if kept is not None and kept.version == version:
                 kept.version = version + 1
+
+    def _meld_counted(self, team: int, meld: Meld, by: int) -> None:
+        """The team's table changed by ``meld`` alone, laid (``by`` 1) or taken back
+        (``by`` -1): the counts made for the old version are moved by it for the new one,
+        not counted again. A wild-card meld (which may close the wild-card meld open)
+        has them counted again."""
+        kind = meld.kind
+        if kind == WILD_MELD:
+            self._table_changed(team)
+            return
+        version = self.table_version[team]
+        self.table_version[team] = version + 1
+        kept = self.team_tables[team]
+        if kept is None or kept.version != version:
+            return
+        kept.version = version + 1
+        if kind == RANK_MELD:
+            counted = kept.book_ranks if meld.size >= self.settings.book_size \
+                else kept.open_ranks
+            counted[meld.rank] = counted[meld.rank] + by
+
+    def _made_book(self, team: int, meld: Meld) -> None:
+        """The team's meld ``meld`` of one rank has just become a book: moved from the
+        open melds' counts to the books' (as :meth:`_meld_counted`)."""
+        version = self.table_version[team]
+        self.table_version[team] = version + 1
+        kept = self.team_tables[team]
+        if kept is None or kept.version != version:
+            return
+        kept.version = version + 1
+        kept.open_ranks[meld.rank] = kept.open_ranks[meld.rank] - 1
+        kept.book_ranks[meld.rank] = kept.book_ranks[meld.rank] + 1
 
     def _own(self, team: int, index: int) -> Meld:
         """The team's meld ``index``, to be changed: copied first if another state (a
@@ -589,7 +627,7 @@ class HandState:
             known[c] = known[c] + 1
         self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] + meld.size
-        self._table_changed(team)
+        self._meld_counted(team, meld, -1)
         # The team's melds after it moved up one place: the views' cache of them is stale.
         for m in self.melds[team][index:]:
             m.view = None
