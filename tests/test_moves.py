@@ -650,10 +650,12 @@ def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
             # (the smallest melds are kept in the rule set's memo and in its settings'
             # tables by the wilds usable: all forgotten, then put back)
             st = hand.settings
-            saved = dict(memo), dict(st.cores_by_index), dict(st.cores_by_key)
+            saved = (dict(memo), dict(st.cores_by_index), dict(st.cores_by_key),
+                     dict(st.wild_melds_by))
             memo.clear()
             st.cores_by_index.clear()
             st.cores_by_key.clear()
+            st.wild_melds_by.clear()
             try:
                 assert hand.legal_actions() == kept
             finally:
@@ -663,6 +665,8 @@ def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
                 st.cores_by_index.update(saved[1])
                 st.cores_by_key.clear()
                 st.cores_by_key.update(saved[2])
+                st.wild_melds_by.clear()
+                st.wild_melds_by.update(saved[3])
             compared += 1
         seat = game.actor
         game.apply(players[seat].choose(seat_view(game, seat), game.legal_actions()), seat)

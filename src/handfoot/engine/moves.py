@@ -67,8 +67,11 @@ _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
 _RUNS: Final[list[LayMeld | None]] = []  #: by length, lowest rank and suit (see :func:`_run`)
 _ADDS: Final[list[AddToMeld | None]] = []  #: by meld * NUM_CARDS + card
 _BACKS: Final[list[TakeBack]] = []
-#: by the cards shown (one number: see :func:`_take`), then by the count
+#: by the cards shown (one number: see :func:`_take`), then by the count: in a list for
+#: none, one or two cards shown (every way the listing offers), else in a dict
 _PILES: Final[dict[int, list[TakePile | None]]] = {}
+_PILES_SHOWN: Final[list[list[TakePile | None] | None]] = \
+    [None] * ((NUM_CARDS + 1) * (NUM_CARDS + 1))
 
 
 def _lay(cards: tuple[Card, ...]) -> LayMeld:
@@ -109,12 +112,24 @@ def _back(meld: int) -> TakeBack:
 
 
 def _take(shown: tuple[Card, ...], count: int) -> TakePile:
-    key = 0  # (a number, not the tuple of tuples it stood for: hashed at every listing)
-    for c in shown:
-        key = key * (NUM_CARDS + 1) + c + 1
-    by_count = _PILES.get(key)
-    if by_count is None:
-        by_count = _PILES[key] = []
+    # (a number, not the tuple of tuples it stood for: hashed at every listing; for
+    # none, one or two cards shown, in machine integers, indexing a list)
+    if len(shown) <= 2:
+        small: i64 = 0
+        for c in shown:
+            small = small * (NUM_CARDS + 1) + c + 1
+        found = _PILES_SHOWN[small]
+        if found is None:
+            found = _PILES_SHOWN[small] = []
+        by_count = found
+    else:
+        key = 0
+        for c in shown:
+            key = key * (NUM_CARDS + 1) + c + 1
+        kept = _PILES.get(key)
+        if kept is None:
+            kept = _PILES[key] = []
+        by_count = kept
     if count >= len(by_count):
         by_count.extend([None] * (count + 1 - len(by_count)))
     move = by_count[count]
@@ -519,8 +534,24 @@ class Hand(CheckedHand):
         if mr.wild_melds and not wild_open and not (
                 not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
                 and any(m.wilds for m in self.melds[team])):
-            for ws in wild_sets(cards_of(hand, 0, 4), jokers, k):
-                out.append(_lay(tuple(sorted(ws))))
+            # (they depend only on the wilds held, each count up to k: worked out once
+            # for each such holding and kept)
+            wk: i64 = 0
+            room: i64 = kk
+            c4: i64
+            for c4 in range(4):
+                n4: i64 = hand[c4]
+                n4 = n4 if n4 < room else room
+                room -= n4
+                wk = wk * (kk + 1) + n4
+            held_jokers: i64 = jokers
+            wk = wk * (kk + 1) + (held_jokers if held_jokers < kk else kk)
+            wild_made = mr.wild_melds_by.get(wk)
+            if wild_made is None:
+                wild_made = mr.wild_melds_by[wk] = [
+                    _lay(tuple(sorted(ws))) for ws in wild_sets(cards_of(hand, 0, 4), jokers, k)]
+            for move in wild_made:
+                out.append(move)
         if check and left - k <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
         if (len(black) >= k and mr.black_melded

@@ -117,6 +117,9 @@ class Settings:
         #: usable, then by the rank and its counts (see :meth:`Hand._meld_moves`)
         self.cores_by_index: dict[int, list[Any]] = {}
         self.cores_by_key: dict[int, dict[int, Any]] = {}
+        #: the melds of wild cards alone the listing has worked out, by the wilds held
+        #: (each count up to a meld's size; see :meth:`Hand._meld_moves`)
+        self.wild_melds_by: dict[int, list[Any]] = {}
         #: how many of each card the rule set's decks hold
         self.deck_counts: list[int] = counts_of(full_deck(rules))
         #: what a team still needs in books to go out, in words ("" for nothing), kept
@@ -147,6 +150,7 @@ def forget_tables(rules: Rules) -> None:
     if isinstance(made, Settings):
         made.cores_by_index.clear()
         made.cores_by_key.clear()
+        made.wild_melds_by.clear()
         made.books_missing.clear()
         made.take_spans.clear()
     rules.memo.clear()
