@@ -463,6 +463,41 @@ def test_the_smallest_melds_made_directly_are_the_melds_picked_by_class(name: st
             assert plain == hand._class_cores(rank, twos, jokers, usable)
             made += len(plain)
     assert made > 400  # (melds were made, not only empty lists compared)
+
+
+@pytest.mark.parametrize("min_size", [3, 2, 4])
+def test_the_smallest_melds_made_from_kept_suit_picks_are_the_melds_picked_by_class(
+        min_size: int) -> None:
+    """Where each natural is its own class (samba), a rank's smallest melds are made from
+    the ways to pick suits kept for its counts (:meth:`Hand._suit_cores`, the same for
+    every rank); they are exactly the melds the general way picks class by class, in
+    the same order, for every count of each suit, mix of wilds and number usable, in
+    melds of two, three and four cards at the least."""
+    base = preset("samba")
+    rules = dataclasses.replace(base, meld=dataclasses.replace(
+        base.meld, min_size=min_size, min_naturals=min(base.meld.min_naturals, min_size)))
+    hand = Hand(rules, stacked_deal(rules, hands={}, stock="", reserve=""))
+    assert hand.settings.suit_classes and not hand.settings.plain_classes
+    rng = random.Random(12)
+    made = 0
+    for _ in range(400):
+        counts = [0] * NUM_CARDS
+        rank = rng.randrange(4, 15)
+        for c in range((rank - 2) * 4, (rank - 1) * 4):
+            counts[c] = rng.choice((0, 0, 1, 1, 2, 3, 5))
+        twos = sorted(rng.choice(range(4)) for _ in range(rng.randrange(4)))
+        for c in twos:
+            counts[c] += 1
+        jokers = counts[52] = rng.randrange(3)
+        hand.hands[hand.actor] = counts
+        for usable in range(4):
+            kept = hand._suit_cores(rank, twos, jokers, usable)
+            assert kept == hand._class_cores(rank, twos, jokers, usable)
+            made += len(kept)
+    assert made > 400  # (melds were made, not only empty lists compared)
+    assert len(hand.settings.suit_picks) < 400  # (kept for counts, shared by the ranks)
+
+
 def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> None:
     # Asked and agreed where the player must then play every card (classic's reading),
     # holding two 2s whose only room is on the one clean book going out needs: burning
@@ -651,11 +686,12 @@ def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
             # tables by the wilds usable: all forgotten, then put back)
             st = hand.settings
             saved = (dict(memo), dict(st.cores_by_index), dict(st.cores_by_key),
-                     dict(st.wild_melds_by))
+                     dict(st.wild_melds_by), dict(st.suit_picks))
             memo.clear()
             st.cores_by_index.clear()
             st.cores_by_key.clear()
             st.wild_melds_by.clear()
+            st.suit_picks.clear()
             try:
                 assert hand.legal_actions() == kept
             finally:
@@ -667,6 +703,8 @@ def play_checking_the_kept_melds(rules: Rules, seed: int, bots: str) -> int:
                 st.cores_by_key.update(saved[2])
                 st.wild_melds_by.clear()
                 st.wild_melds_by.update(saved[3])
+                st.suit_picks.clear()
+                st.suit_picks.update(saved[4])
             compared += 1
         seat = game.actor
         game.apply(players[seat].choose(seat_view(game, seat), game.legal_actions()), seat)

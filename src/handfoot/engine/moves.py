@@ -61,6 +61,8 @@ _NO_CARDS: Final[list[Card]] = []
 #: no smallest melds kept (read only; see :meth:`Hand._meld_moves`)
 _NO_CORES: Final[list[list[Action] | None]] = []
 _NO_KEYS: Final[dict[int, list[Action]]] = {}
+#: n jokers, by n
+_JOKERS: Final = tuple((JOKER,) * n for n in range(NUM_CARDS))
 
 # Moves are small frozen values; the listed ones are made once and shared.
 _MELDS: Final[dict[tuple[Card, ...], LayMeld]] = {}
@@ -630,7 +632,54 @@ class Hand(CheckedHand):
         """The smallest new melds of ``rank`` the hand makes, with up to ``usable`` wilds."""
         if self.settings.plain_classes:
             return self._plain_cores(rank, two_cards, jokers, usable)
+        if self.settings.suit_classes:
+            return self._suit_cores(rank, two_cards, jokers, usable)
         return self._class_cores(rank, two_cards, jokers, usable)
+
+    def _suit_cores(self, rank: int, two_cards: list[Card], jokers: int,
+                    usable: int) -> list[Action]:
+        """:meth:`_class_cores` where each natural is its own class (samba): the same
+        melds, in the same order. The ways to pick the naturals depend only on how many
+        of each suit are held (each up to a meld's size), the same for every rank: they
+        are worked out once for each such holding, as suits (0 to 3), and kept
+        (:attr:`Settings.suit_picks`); the rank's cards are its lowest plus the suit."""
+        mr = self.settings
+        k = mr.min_size
+        hand = self.hands[self.actor]
+        base = (rank - 2) * 4
+        b = k + 1
+        key = 0
+        have = 0
+        for s in range(4):
+            n = hand[base + s]
+            n = n if n < k else k
+            key = key * b + n
+            have += n
+        by_count = mr.suit_picks.get(key)
+        if by_count is None:
+            groups: list[list[Card]] = []
+            for s in range(4):
+                n = hand[base + s]
+                if n:
+                    groups.append([s] * (n if n < k else k))
+            by_count = mr.suit_picks[key] = [picks(groups, n) for n in range(k + 1)]
+        out: list[Action] = []
+        for n in range(k if k < have else have, mr.min_naturals - 1, -1):
+            w = k - n
+            if w > usable or (mr.naturals_exceed_wilds and w >= n):
+                break
+            most = w if w < len(two_cards) else len(two_cards)
+            for suits in by_count[n]:
+                nat = tuple([base + s for s in suits])
+                for t in range(most, -1, -1):  # (the ways of :func:`wild_sets`)
+                    if w - t > jokers:
+                        break
+                    # (joined as tuples: compiled, a display with ``*`` built a list)
+                    cards = nat if t == 0 else tuple(two_cards[:t]) + nat
+                    if w > t:
+                        cards = cards + _JOKERS[w - t]
+                    out.append(_lay(cards))
+        return out
 
     def _class_cores(self, rank: int, two_cards: list[Card], jokers: int,
                      usable: int) -> list[Action]:
@@ -685,7 +734,8 @@ class Hand(CheckedHand):
             for t in range(w if w < len(two_cards) else len(two_cards), -1, -1):
                 if w - t > jokers:
                     break
-                out.append(_lay(tuple(two_cards[:t]) + nat + (JOKER,) * (w - t)))
+                cards = nat if t == 0 else tuple(two_cards[:t]) + nat
+                out.append(_lay(cards + _JOKERS[w - t] if w > t else cards))
         return out
 
     def _pile_moves(self, p: int, out: list[Action]) -> None:

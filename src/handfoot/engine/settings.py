@@ -120,6 +120,9 @@ class Settings:
         #: the melds of wild cards alone the listing has worked out, by the wilds held
         #: (each count up to a meld's size; see :meth:`Hand._meld_moves`)
         self.wild_melds_by: dict[int, list[Any]] = {}
+        #: where each natural is its own class: the ways to pick n naturals of a rank
+        #: (as suits), by how many of each suit are held (see :meth:`Hand._suit_cores`)
+        self.suit_picks: dict[int, list[list[tuple[int, ...]]]] = {}
         #: how many of each card the rule set's decks hold
         self.deck_counts: list[int] = counts_of(full_deck(rules))
         #: what a team still needs in books to go out, in words ("" for nothing), kept
@@ -151,6 +154,7 @@ def forget_tables(rules: Rules) -> None:
         made.cores_by_index.clear()
         made.cores_by_key.clear()
         made.wild_melds_by.clear()
+        made.suit_picks.clear()
         made.books_missing.clear()
         made.take_spans.clear()
     rules.memo.clear()
