@@ -114,9 +114,11 @@ class CheckedHand(HandState):
         return any(m.kind == WILD_MELD and m.size < size for m in self.melds[team])
 
     def _check_new_meld(self, team: int, cards: Sequence[Card], open_ranks: list[int],
-                        book_ranks: list[int], wild_open: bool) -> tuple[int, int, int]:
+                        book_ranks: list[int], wild_open: bool,
+                        count_in: bool = True) -> tuple[int, int, int]:
         """Check one new meld against the rules and the team's table (as it would be
-        after the melds before it in the same action); update the bookkeeping."""
+        after the melds before it in the same action); update the bookkeeping (unless
+        ``count_in`` is False: the last meld of a check, whose counts are not read)."""
         rules = self.settings  # (compiled fields: the rule set's are read by name)
         kind, rank, suit = classify(self.rules, cards)
         wilds = 0
@@ -135,8 +137,9 @@ class CheckedHand(HandState):
                     >= rules.books_per_rank:
                 raise BadMeld(f"Your team may have only {rules.books_per_rank} "
                               f"{self.rules.words.book}s of {RANK_WORDS[rank]}.")
-            counted = book_ranks if complete else open_ranks
-            counted[rank] = counted[rank] + 1
+            if count_in:
+                counted = book_ranks if complete else open_ranks
+                counted[rank] = counted[rank] + 1
         elif kind == WILD_MELD:
             if wild_open:
                 raise BadMeld("Your team already has a wild-card meld open: complete it first.")
@@ -175,9 +178,14 @@ class CheckedHand(HandState):
     def _check_melds(self, team: int, melds: Sequence[Sequence[Card]], pending: Pending,
                      tables: Tables | None = None) -> None:
         """Check melds laid at once, against ``tables`` (the team's table by default)."""
-        if tables is None:  # (the kept counts copied: this check counts its melds in)
+        # One meld against the team's table (a pile taken, most often) reads the kept
+        # counts and is not counted in; several are counted in, one after the other, in
+        # a copy of them.
+        alone = tables is None and len(melds) == 1
+        if tables is None:
             kept = self.table_counts(team)
-            tables = (kept.open_ranks[:], kept.book_ranks[:], kept.wild_open)
+            tables = (kept.open_ranks, kept.book_ranks, kept.wild_open) if alone else (
+                kept.open_ranks[:], kept.book_ranks[:], kept.wild_open)
         open_ranks, book_ranks, wild_open = tables
         st = self.settings  # (compiled fields: the rule set's are read by name)
         size = st.book_size
@@ -187,7 +195,8 @@ class CheckedHand(HandState):
         # whatever order the player listed the melds in.
         # (one meld, the usual case, is not sorted: the key is called through Python)
         for cards in (melds if len(melds) < 2 else sorted(melds, key=meld_order)):
-            kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
+            kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open,
+                                              not alone)
             if kind == WILD_MELD and len(cards) < size:
                 wild_open = True
             wilds = 0
