@@ -651,7 +651,9 @@ class CheckedHand(HandState):
         if action.opening and opened:
             return PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
-        pending = Pending()
+        # (the pending lay-down made only where melds are checked: a pile taken onto a
+        # meld on the table, the usual way, lays none)
+        pending: Pending | None = None
         hand = self.hands[seat]
         # (the cards the hand gives are counted here, not by Python's sum over all of them)
         if target is not None and st.shown_kept and shown:
@@ -669,6 +671,7 @@ class CheckedHand(HandState):
             given = len(shown)
         else:
             if opened:
+                pending = Pending()
                 self._check_melds(team, [(top, *shown)], pending)
             else:  # the top card's meld, the melds laid out and any given here: the opening
                 pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
@@ -678,7 +681,8 @@ class CheckedHand(HandState):
             if given < 0:
                 return CardsNotHeld(f"You do not hold {_needs(used, hand)}.")
         if not opened:
-            refused = self._opening_refusal(team, pending)
+            refused = self._opening_refusal(team, pending if pending is not None
+                                            else Pending())
             if refused is not None:
                 return refused
             self._check_black_threes(seat, action.opening, 0)

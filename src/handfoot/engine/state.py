@@ -692,7 +692,9 @@ class HandState:
         else:
             self._new_meld(team, [top, *action.shown])
             self._remove(seat, action.shown)
-        for cards in sorted(action.opening, key=meld_order):
+        # (one meld or none, the usual case, is not sorted: the key is called through Python)
+        opening = action.opening
+        for cards in (opening if len(opening) < 2 else sorted(opening, key=meld_order)):
             self._new_meld(team, list(cards))
             self._remove(seat, cards)
         self.opened[team] = True
