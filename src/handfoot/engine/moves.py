@@ -744,10 +744,42 @@ class Hand(CheckedHand):
         rank = (top >> 2) + 2
         st = self.settings
         hand = self.hands[p]
-        groups = naturals_by_class(st.rank_classes[rank], hand)
+        # The naturals of the rank shown: a pair, one of each class and each two classes
+        # (:func:`picks` of the classes held, two cards and one), and one of each class.
+        # Under the usual classes and where each natural is its own class they are read
+        # from the rank's four counts; under other classes, picked from the classes.
+        pairs: list[tuple[Card, ...]] = []
+        ones: list[Card] = []
+        base = (rank - 2) * 4
+        if st.plain_classes:  # the rank's lowest card held, and its second
+            first = -1
+            for c in range(base, base + 4):
+                if hand[c]:
+                    if first < 0:
+                        first = c
+                        ones.append(c)
+                        if hand[c] >= 2:
+                            pairs.append((c, c))
+                            break
+                    else:
+                        pairs.append((first, c))
+                        break
+        elif st.suit_classes:
+            for c in range(base, base + 4):
+                if hand[c]:
+                    if hand[c] >= 2:
+                        pairs.append((c, c))
+                    for d in range(c + 1, base + 4):
+                        if hand[d]:
+                            pairs.append((c, d))
+                    ones.append(c)
+        else:
+            groups = naturals_by_class(st.rank_classes[rank], hand)
+            pairs = picks(groups, 2)
+            ones = [g[0] for g in groups]
         shows: list[tuple[Card, ...]] = []
         if st.show_pair:
-            shows.extend(picks(groups, 2))
+            shows.extend(pairs)
         # Only the ways the check may accept now are tried (it is asked of each): none
         # but a natural pair while the pile is frozen, a meld on the table if there is one.
         frozen = self.pile_frozen()
@@ -757,11 +789,11 @@ class Hand(CheckedHand):
                 if hand[c]:
                     a_two = c
                     break
-            for nat in picks(groups, 1):
+            for nat in ones:
                 if a_two >= 0:
-                    shows.append(tuple(sorted((*nat, a_two))))
+                    shows.append((a_two, nat))  # (a 2 is the lower card)
                 if hand[JOKER]:
-                    shows.append((*nat, JOKER))
+                    shows.append((nat, JOKER))
         if st.show_meld_on_board and not frozen and self.board_melds(self.team_of[p], rank):
             shows.append(())
         first, stop = st.take_span(self.rules, len(self.pile))
