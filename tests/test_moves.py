@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -437,16 +437,13 @@ def test_the_discards_are_one_of_each_class_held_lowest_card_first(name: str) ->
     assert hand.settings.suit_classes == (name == "samba")
 
 
-@pytest.mark.parametrize("name", [n for n in PRESET_NAMES if n != "samba"])
-def test_the_smallest_melds_made_directly_are_the_melds_picked_by_class(name: str) -> None:
-    """Under the usual classes a rank's smallest melds are made from its lowest cards
-    held (:meth:`Hand._plain_cores`); they are exactly the melds the general way picks
-    class by class (:meth:`Hand._class_cores`), in the same order, for hands of every
-    count of each suit, with every mix of 2s and jokers and every number of wilds."""
-    rules = preset(name)
-    hand = Hand(rules, stacked_deal(rules, hands={}, stock="", reserve=""))
-    assert hand.settings.plain_classes
-    rng = random.Random(11)
+def cores_compared(hand: Hand, seed: int, made_directly: Callable[
+        [int, list[int], int, int], list[Action]]) -> int:
+    """400 random holdings of a rank (every count of each suit), with every mix of 2s and
+    jokers, put in the hand of the player to act: for each number of wilds usable, the
+    smallest melds ``made_directly`` are exactly those the general way picks class by
+    class (:meth:`Hand._class_cores`), in the same order. Returns the melds compared."""
+    rng = random.Random(seed)
     made = 0
     for _ in range(400):
         counts = [0] * NUM_CARDS
@@ -459,9 +456,22 @@ def test_the_smallest_melds_made_directly_are_the_melds_picked_by_class(name: st
         jokers = counts[52] = rng.randrange(3)
         hand.hands[hand.actor] = counts
         for usable in range(4):
-            plain = hand._plain_cores(rank, twos, jokers, usable)
-            assert plain == hand._class_cores(rank, twos, jokers, usable)
-            made += len(plain)
+            direct = made_directly(rank, twos, jokers, usable)
+            assert direct == hand._class_cores(rank, twos, jokers, usable)
+            made += len(direct)
+    return made
+
+
+@pytest.mark.parametrize("name", [n for n in PRESET_NAMES if n != "samba"])
+def test_the_smallest_melds_made_directly_are_the_melds_picked_by_class(name: str) -> None:
+    """Under the usual classes a rank's smallest melds are made from its lowest cards
+    held (:meth:`Hand._plain_cores`); they are exactly the melds the general way picks
+    class by class (:meth:`Hand._class_cores`), in the same order, for hands of every
+    count of each suit, with every mix of 2s and jokers and every number of wilds."""
+    rules = preset(name)
+    hand = Hand(rules, stacked_deal(rules, hands={}, stock="", reserve=""))
+    assert hand.settings.plain_classes
+    made = cores_compared(hand, 11, hand._plain_cores)
     assert made > 400  # (melds were made, not only empty lists compared)
 
 
@@ -478,22 +488,7 @@ def test_the_smallest_melds_made_from_kept_suit_picks_are_the_melds_picked_by_cl
         base.meld, min_size=min_size, min_naturals=min(base.meld.min_naturals, min_size)))
     hand = Hand(rules, stacked_deal(rules, hands={}, stock="", reserve=""))
     assert hand.settings.suit_classes and not hand.settings.plain_classes
-    rng = random.Random(12)
-    made = 0
-    for _ in range(400):
-        counts = [0] * NUM_CARDS
-        rank = rng.randrange(4, 15)
-        for c in range((rank - 2) * 4, (rank - 1) * 4):
-            counts[c] = rng.choice((0, 0, 1, 1, 2, 3, 5))
-        twos = sorted(rng.choice(range(4)) for _ in range(rng.randrange(4)))
-        for c in twos:
-            counts[c] += 1
-        jokers = counts[52] = rng.randrange(3)
-        hand.hands[hand.actor] = counts
-        for usable in range(4):
-            kept = hand._suit_cores(rank, twos, jokers, usable)
-            assert kept == hand._class_cores(rank, twos, jokers, usable)
-            made += len(kept)
+    made = cores_compared(hand, 12, hand._suit_cores)
     assert made > 400  # (melds were made, not only empty lists compared)
     assert len(hand.settings.suit_picks) < 400  # (kept for counts, shared by the ranks)
 

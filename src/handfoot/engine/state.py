@@ -560,12 +560,22 @@ class HandState:
         team gone down with its laid-out melds), the counts made for the old version
         are kept for the new one, not counted again (a random player adds a card to a
         meld at every third move or so)."""
+        if counts_same:
+            self._counts_carried(team)
+        else:
+            self.table_version[team] = self.table_version[team] + 1
+
+    def _counts_carried(self, team: int) -> TableCounts | None:
+        """The team's table version moves on, and the counts kept for the old one are
+        carried to the new one (returned, for the caller to move by what changed), or
+        None where none were kept for it."""
         version = self.table_version[team]
         self.table_version[team] = version + 1
-        if counts_same:
-            kept = self.team_tables[team]
-            if kept is not None and kept.version == version:
-                kept.version = version + 1
+        kept = self.team_tables[team]
+        if kept is None or kept.version != version:
+            return None
+        kept.version = version + 1
+        return kept
 
     def _meld_counted(self, team: int, meld: Meld, by: int) -> None:
         """The team's table changed by ``meld`` alone, laid (``by`` 1) or taken back
@@ -576,13 +586,8 @@ class HandState:
         if kind == WILD_MELD:
             self._table_changed(team)
             return
-        version = self.table_version[team]
-        self.table_version[team] = version + 1
-        kept = self.team_tables[team]
-        if kept is None or kept.version != version:
-            return
-        kept.version = version + 1
-        if kind == RANK_MELD:
+        kept = self._counts_carried(team)
+        if kept is not None and kind == RANK_MELD:
             counted = kept.book_ranks if meld.size >= self.settings.book_size \
                 else kept.open_ranks
             counted[meld.rank] = counted[meld.rank] + by
@@ -590,14 +595,10 @@ class HandState:
     def _made_book(self, team: int, meld: Meld) -> None:
         """The team's meld ``meld`` of one rank has just become a book: moved from the
         open melds' counts to the books' (as :meth:`_meld_counted`)."""
-        version = self.table_version[team]
-        self.table_version[team] = version + 1
-        kept = self.team_tables[team]
-        if kept is None or kept.version != version:
-            return
-        kept.version = version + 1
-        kept.open_ranks[meld.rank] = kept.open_ranks[meld.rank] - 1
-        kept.book_ranks[meld.rank] = kept.book_ranks[meld.rank] + 1
+        kept = self._counts_carried(team)
+        if kept is not None:
+            kept.open_ranks[meld.rank] = kept.open_ranks[meld.rank] - 1
+            kept.book_ranks[meld.rank] = kept.book_ranks[meld.rank] + 1
 
     def _own(self, team: int, index: int) -> Meld:
         """The team's meld ``index``, to be changed: copied first if another state (a
