@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import (
     ASK,
@@ -568,13 +568,16 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
     # the sequences and the wild-card meld extended: only melds something held can go on.
     order = []
+    base: i64
     for i, m in enumerate(melds):
-        kind = m.kind
+        # (the meld's fields read once, an engine Meld's directly; the hand's counts
+        # indexed in machine integers)
+        kind, m_rank, m_size = _kind_rank_size(m)
         if kind == RANK_MELD:
-            base = (m.rank - 2) * 4
+            base = (m_rank - 2) * 4
             if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
-                order.append((m.size >= size, i))
-        elif m.size < size and (kind == SEQUENCE or wilds):
+                order.append((m_size >= size, i))
+        elif m_size < size and (kind == SEQUENCE or wilds):
             order.append((False, i))
     order.sort()
     # Naturals enough for a new meld of a rank whose book is finished make a second
@@ -583,30 +586,36 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     later: list[Action] = []
     for _, i in order:
         m = melds[i]
-        if m.kind == RANK_MELD:
-            nats = naturals_of(hand, m.rank)
+        kind, m_rank, m_size = _kind_rank_size(m)
+        if kind == RANK_MELD:
+            nats = naturals_of(hand, m_rank)
             burn = False
-            if m.size >= size and len(nats) >= mr.min_size:
+            if m_size >= size and len(nats) >= mr.min_size:
                 if open_ranks is None:
                     open_ranks = {x.rank for x in melds if x.kind == RANK_MELD and x.size < size}
-                burn = m.rank not in open_ranks
+                burn = m_rank not in open_ranks
             for k in range(len(nats), 0, -1):
                 if burn:
                     later.append(AddToMeld(i, tuple(nats[:k])))
                 else:
                     yield (AddToMeld(i, tuple(nats[:k])))
-        elif m.kind == SEQUENCE and m.size < size:
+        elif kind == SEQUENCE and m_size < size:
             for c in _sequence_extension(hand, m, size):
                 yield (AddToMeld(i, (c,)))
-        elif m.kind == WILD_MELD and m.size < size and wilds:
-            k = min(len(wilds), size - m.size)
+        elif kind == WILD_MELD and m_size < size and wilds:
+            k = min(len(wilds), size - m_size)
             yield (AddToMeld(i, tuple(wilds[:k])))
             if k > 1:
                 yield (AddToMeld(i, (wilds[0],)))
     # 2. New clean melds.
+    least: i64 = mr.min_size
     for rank in range(4, 15):
         base = (rank - 2) * 4
-        if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] < mr.min_size:
+        held: i64 = hand[base]
+        held += hand[base + 1]
+        held += hand[base + 2]
+        held += hand[base + 3]
+        if held < least:
             continue
         nats = naturals_of(hand, rank)
         if len(nats) >= mr.min_size:
