@@ -247,6 +247,21 @@ def wild_sets(two_cards: list[Card], jokers: int, w: int) -> list[tuple[Card, ..
             for t in range(min(w, len(two_cards)), -1, -1) if w - t <= jokers]
 
 
+def _with_wilds(nat: tuple[Card, ...], two_cards: list[Card], jokers: int, w: int,
+                ordered: bool, out: list[Action]) -> None:
+    """The melds of the naturals ``nat`` with ``w`` wild cards, in each way of
+    :func:`wild_sets` (most 2s first), put in ``out``: their cards the 2s, the naturals,
+    then the jokers (sorted unless ``ordered``, where no two classes interleave). (Joined
+    as tuples: compiled, a display with ``*`` built a list.)"""
+    for t in range(w if w < len(two_cards) else len(two_cards), -1, -1):
+        if w - t > jokers:
+            break
+        cards = nat if t == 0 else tuple(two_cards[:t]) + nat
+        if w > t:
+            cards = cards + _JOKERS[w - t]
+        out.append(_lay(cards if ordered else tuple(sorted(cards))))
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Hand(CheckedHand):
     """One hand of Hand and Foot: the state, every action checked, and the legal moves.
@@ -668,17 +683,8 @@ class Hand(CheckedHand):
             w = k - n
             if w > usable or (mr.naturals_exceed_wilds and w >= n):
                 break
-            most = w if w < len(two_cards) else len(two_cards)
             for suits in by_count[n]:
-                nat = tuple([base + s for s in suits])
-                for t in range(most, -1, -1):  # (the ways of :func:`wild_sets`)
-                    if w - t > jokers:
-                        break
-                    # (joined as tuples: compiled, a display with ``*`` built a list)
-                    cards = nat if t == 0 else tuple(two_cards[:t]) + nat
-                    if w > t:
-                        cards = cards + _JOKERS[w - t]
-                    out.append(_lay(cards))
+                _with_wilds(tuple([base + s for s in suits]), two_cards, jokers, w, True, out)
         return out
 
     def _class_cores(self, rank: int, two_cards: list[Card], jokers: int,
@@ -700,14 +706,8 @@ class Hand(CheckedHand):
             w = k - n
             if w > usable or (mr.naturals_exceed_wilds and w >= n):
                 break
-            most = w if w < len(two_cards) else len(two_cards)
             for nat in picks(groups, n):
-                # (the ways of :func:`wild_sets`, most 2s first)
-                for t in range(most, -1, -1):
-                    if w - t > jokers:
-                        break
-                    cards = (*two_cards[:t], *nat, *(JOKER,) * (w - t))
-                    out.append(_lay(cards if ordered else tuple(sorted(cards))))
+                _with_wilds(nat, two_cards, jokers, w, ordered, out)
         return out
 
     def _plain_cores(self, rank: int, two_cards: list[Card], jokers: int,
@@ -730,12 +730,7 @@ class Hand(CheckedHand):
             w = k - n
             if w > usable or (mr.naturals_exceed_wilds and w >= n):
                 break
-            nat = tuple(naturals[:n])
-            for t in range(w if w < len(two_cards) else len(two_cards), -1, -1):
-                if w - t > jokers:
-                    break
-                cards = nat if t == 0 else tuple(two_cards[:t]) + nat
-                out.append(_lay(cards + _JOKERS[w - t] if w > t else cards))
+            _with_wilds(tuple(naturals[:n]), two_cards, jokers, w, True, out)
         return out
 
     def _pile_moves(self, p: int, out: list[Action]) -> None:
