@@ -52,7 +52,8 @@ def below(rng: random.Random, n: int) -> int:
     """A number from 0 to ``n - 1`` (``n`` at least 1): the very number
     ``rng.randrange(n)`` gives, by the standard library's own method (the fewest random
     bits that can hold ``n - 1``, drawn again while the number is too large), here
-    compiled: the library's method is Python, and a random player draws at every move.
+    compiled (the library's method is Python). :func:`shuffle` draws the same way,
+    through :func:`below_bits`.
 
     >>> a, b = random.Random(5), random.Random(5)
     >>> [below(a, n) for n in (1, 2, 3, 1000)] == [b.randrange(n) for n in (1, 2, 3, 1000)]
