@@ -567,12 +567,15 @@ def _reading(o: Obs) -> dict[str, Any]:
 def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name: str) -> None:
     """The heuristic reads the seat's state carried by the legal actions (no view is
     built); at every decision of whole hands that reading equals the one it takes from
-    the seat's view, and so do its choices."""
+    the seat's view, and so do its choices. In the arena it reads the game's own state
+    (:meth:`HeuristicBot.choose_in`, no seat copy): that reading is the same again (what
+    the seat cannot see is not read), its choice the same, the state left as it was,
+    and the arena's hand is the very hand played here."""
     rules = preset(name)
     decisions = 0
     for seed in range(3):
         game = Game(rules, seed)
-        bots = seat_bots(rules, ("heuristic",), seed)
+        bots = cast(list[HeuristicBot], seat_bots(rules, ("heuristic",), seed))
         while not game.results:
             legal = game.legal_actions()
             state = legal.seat_state
@@ -580,10 +583,18 @@ def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name:
             from_state = obs_from_hand(state, game.actor)
             from_view = obs_from_view(seat_view(game, game.actor), rules)
             assert _reading(from_state) == _reading(from_view)
+            hand = game.hand
+            assert _reading(obs_from_hand(hand, game.actor)) == _reading(from_view)
             action = bots[game.actor].choose(None, legal)
             assert action == decide(from_view, game.legal_actions().__contains__, legal)
+            census, played = hand.card_census(), len(hand.history)
+            assert bots[game.actor].choose_in(hand) == action
+            assert hand.card_census() == census and len(hand.history) == played
             game.apply(action)
             decisions += 1
+        arena = play(Game(rules, seed), seat_bots(rules, ("heuristic",), seed), hands=1)
+        assert arena.results[0].actions == game.results[0].actions
+        assert arena.results[0].scores == game.results[0].scores
     assert decisions > 300
 
 

@@ -29,8 +29,8 @@ from handfoot.actions import (
     action_to_json,
     parse_action,
 )
-from handfoot.cards import NUM_CARDS, parse_card, parse_cards
-from handfoot.engine import BadMeld, Hand, NotYourTurn, WrongPhase
+from handfoot.cards import JOKER, NUM_CARDS, parse_card, parse_cards
+from handfoot.engine import BadMeld, Hand, NotYourTurn, WrongPhase, count_books
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.testing import put_meld, stacked_deal
 from helpers import snapshot
@@ -194,6 +194,12 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
                 moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
                           for c in range(NUM_CARDS) if hand.hands[p][c]
                           and hand.is_legal(AddToMeld(i, (c,)))]
+                # and two cards at once, a card and a wild card (a book made dirty)
+                wilds = [w for w in (0, 1, 2, 3, JOKER) if hand.hands[p][w]]
+                moves += [AddToMeld(i, (c, w)) for i in range(len(hand.melds[team]))
+                          for c in range(4, NUM_CARDS) for w in wilds[:1]
+                          if hand.hands[p][c] and (c != w or hand.hands[p][c] > 1)
+                          and hand.is_legal(AddToMeld(i, (c, w)))]
                 for action in moves:
                     before = snapshot(hand)
                     after = hand.trial()
@@ -208,6 +214,23 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
             game.apply(bots[seat].choose(None, game.legal_actions()), seat)
         assert compared >= 10, (name, seed)
     assert blocked == {True, False}  # some moves would let the player go out, some not
+
+
+def test_a_meld_s_book_is_the_one_it_counts_as() -> None:
+    """:func:`book_kind` tells which of :func:`count_books`'s four counts a meld adds
+    to (none until it is a book): a dirty book has a wild card, a clean one none."""
+    from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD, Shape, book_kind
+
+    for kind in (RANK_MELD, SEQUENCE, WILD_MELD):
+        for size in range(1, 10):
+            for wilds in range(size + 1):
+                counts = count_books([Shape(kind, wilds, size)], 7)
+                which = book_kind(kind, size, wilds, 7)
+                assert sum(counts) == (which >= 0) == (size >= 7)
+                if which >= 0:
+                    assert counts[which] == 1
+    assert book_kind(RANK_MELD, 7, 0, 7) == 0 and book_kind(RANK_MELD, 8, 1, 7) == 1
+    assert book_kind(WILD_MELD, 7, 7, 7) == 2 and book_kind(SEQUENCE, 7, 0, 7) == 3
 
 
 def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afresh() -> None:

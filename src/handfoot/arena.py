@@ -32,6 +32,7 @@ from typing import Any, cast
 from mypy_extensions import mypyc_attr
 
 from handfoot.bots import Bot, RandomBot, make_bot, reads_state
+from handfoot.bots.heuristic import HeuristicBot
 from handfoot.game import Game, HandResult
 from handfoot.records import dumps, game_record
 from handfoot.rules import Rules
@@ -57,6 +58,9 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     # (the random player is given the engine's own list and the turn: the same choice,
     # without a LegalActions made and freed at each of its moves)
     randoms = [type(bot) is RandomBot for bot in bots]
+    # (and the heuristic decides in the game's own state, from what its seat may see,
+    # without a seat copy: HeuristicBot.choose_in)
+    heuristics = [type(bot) is HeuristicBot for bot in bots]
     players = list(bots)  # (a list: a Sequence is indexed through Python's generic call)
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
@@ -73,6 +77,9 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
             action = cast(RandomBot, bot).choose_listed(
                 hand.legal_actions(), hand.hand_number, hand.turn_number, hand.laying_out())
             game.push(action)  # one of the moves listed, each legal (tested)
+        elif heuristics[seat]:
+            action = cast(HeuristicBot, bot).choose_in(hand)
+            game.push(action)  # accepted by the engine in this very state, or listed
         else:
             legal = game.legal_actions(states[seat])
             view = seat_view(game, seat) if views[seat] else None

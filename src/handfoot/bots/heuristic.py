@@ -68,6 +68,8 @@ _PHASES = ("choose", "draw", "play", "ask", "over")  # by Phase
 assert all(_PHASES[p] == p.name.lower() for p in Phase)
 _CHOOSE: Final = Phase.CHOOSE  # read on every decision (compiled: a Final name is a C static)
 _ASK: Final = Phase.ASK
+_DRAW: Final = Phase.DRAW
+_PLAY: Final = Phase.PLAY
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -215,7 +217,9 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.rules = rules
     o.seat = seat
     o.team = team
-    o.phase = _PHASES[phase]
+    # (the usual two by identity: compiled, the tuple indexed by the enum went through
+    # Python's generic item lookup, a fifth of this reading)
+    o.phase = "draw" if phase is _DRAW else "play" if phase is _PLAY else _PHASES[phase]
     o.turn = hand.seat
     o.hand = hand.hands[seat]
     o.hand_len = hand.hand_len[seat]
@@ -311,10 +315,16 @@ Ok = Callable[[Action], bool]
 
 def decide(o: Obs, ok: Ok, legal: Sequence[Action] = ()) -> Action:
     """The heuristic's action: the first of its wishes that ``ok`` accepts."""
+    action = first_wish(o, ok)
+    return action if action is not None else fallback(o, legal)
+
+
+def first_wish(o: Obs, ok: Ok) -> Action | None:
+    """The first of the heuristic's wishes that ``ok`` accepts, or None."""
     for action in wishes(o, ok):
         if ok(action):
             return action
-    return fallback(o, legal)
+    return None
 
 
 def fallback(o: Obs, legal: Sequence[Action]) -> Action:
@@ -832,6 +842,20 @@ class HeuristicBot:
         else:
             raise ValueError("the heuristic needs the seat's view or the seat's state")
         return decide(o, legal.__contains__, legal)
+
+    def choose_in(self, hand: Hand) -> Action:
+        """The choice of the player to act in ``hand``, the game's own state, for the
+        arena (:func:`handfoot.arena.play`): without the seat copy and the legal actions
+        made and freed at each decision (a seventh of a hand). The heuristic still
+        decides only from what that seat may see: :func:`obs_from_hand` reads the seat's
+        own cards and what the whole table knows, the same from the state as from its
+        seat copy (tested at every decision of whole games), and each wish is asked of
+        the engine (:meth:`Hand.is_legal`), whose answers about a player's own moves do
+        not depend on cards that player cannot see. The action returned was accepted by
+        the engine in this very state, or is one of its listed moves."""
+        o = obs_from_hand(hand, hand.actor)
+        action = first_wish(o, hand.is_legal)
+        return action if action is not None else fallback(o, hand.legal_actions())
 
 
 def rules_of(view: View, legal: Sequence[Action]) -> Rules:

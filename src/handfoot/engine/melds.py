@@ -131,6 +131,17 @@ class Shape(NamedTuple):
     size: int
 
 
+def book_kind(kind: int, size: int, wilds: int, book_size: int) -> int:
+    """Which book a meld of ``kind``, ``size`` cards and ``wilds`` wild cards is, as an
+    index of :func:`count_books`'s answer (0 clean, 1 dirty, 2 wild-card, 3 sequence),
+    or -1 while it is not yet a book."""
+    if size < book_size:
+        return -1
+    if kind == RANK_MELD:
+        return 1 if wilds else 0
+    return 2 if kind == WILD_MELD else 3
+
+
 def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, int, int]:
     """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
     clean = dirty = wild = seq = 0

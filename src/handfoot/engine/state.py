@@ -48,6 +48,7 @@ from handfoot.engine.melds import (
     SEQUENCE,
     WILD_MELD,
     Meld,
+    book_kind,
     books_missing,
     classify,
     count_books,
@@ -426,15 +427,27 @@ class HandState:
             return "you are not in your foot yet"
         team = self.team_of[seat]
         melds = self.melds[team]
-        shapes = melds[:]
+        size = self.settings.book_size
+        books = list(count_books(melds, size))
+        # The one meld changed is counted as it was and as it would be: a meld keeps its
+        # kind as cards are added, and only its size and its wild cards change (no meld is
+        # copied nor made, but a new one, whose kind its cards tell).
         if isinstance(action, AddToMeld):
-            meld = melds[action.meld].copy()
-            meld.add(action.cards)
-            shapes[action.meld] = meld
+            m = melds[action.meld]
+            wilds = m.wilds
+            for c in action.cards:
+                wilds += WILD[c]
+            was = book_kind(m.kind, m.size, m.wilds, size)
+            now = book_kind(m.kind, m.size + len(action.cards), wilds, size)
         else:
-            shapes.append(self._meld_of(list(action.cards)))
-        clean, dirty, wild, seq = count_books(shapes, self.settings.book_size)
-        return self._out_blocker(seat, self._missing_words(clean, dirty, wild, seq))
+            made = self._meld_of(list(action.cards))
+            was, now = -1, book_kind(made.kind, made.size, made.wilds, size)
+        if was >= 0:
+            books[was] -= 1
+        if now >= 0:
+            books[now] += 1
+        return self._out_blocker(
+            seat, self._missing_words(books[0], books[1], books[2], books[3]))
 
     def _out_blocker(self, seat: int, missing: str | None) -> str | None:
         """:meth:`go_out_blocker` of a player in the foot whose team lacks ``missing``."""
