@@ -217,20 +217,20 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
 
 
 def test_a_meld_s_book_is_the_one_it_counts_as() -> None:
-    """:func:`book_kind` tells which of :func:`count_books`'s four counts a meld adds
+    """:func:`book_index` tells which of :func:`count_books`'s four counts a meld adds
     to (none until it is a book): a dirty book has a wild card, a clean one none."""
-    from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD, Shape, book_kind
+    from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD, Shape, book_index
 
     for kind in (RANK_MELD, SEQUENCE, WILD_MELD):
         for size in range(1, 10):
             for wilds in range(size + 1):
                 counts = count_books([Shape(kind, wilds, size)], 7)
-                which = book_kind(kind, size, wilds, 7)
+                which = book_index(kind, size, wilds, 7)
                 assert sum(counts) == (which >= 0) == (size >= 7)
                 if which >= 0:
                     assert counts[which] == 1
-    assert book_kind(RANK_MELD, 7, 0, 7) == 0 and book_kind(RANK_MELD, 8, 1, 7) == 1
-    assert book_kind(WILD_MELD, 7, 7, 7) == 2 and book_kind(SEQUENCE, 7, 0, 7) == 3
+    assert book_index(RANK_MELD, 7, 0, 7) == 0 and book_index(RANK_MELD, 8, 1, 7) == 1
+    assert book_index(WILD_MELD, 7, 7, 7) == 2 and book_index(SEQUENCE, 7, 0, 7) == 3
 
 
 def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afresh() -> None:

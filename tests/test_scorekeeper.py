@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -625,3 +626,9 @@ def test_a_team_s_items_are_its_rule_s_and_its_total_their_sum(name: str) -> Non
              if f.name not in _COUNTS and f.name not in ("team", "total")]
     assert score.total == sum(items)
     assert team_score(rules, 0, {}, 0, 0, 0) == TeamScore(team=0)
+    # made field by field, it is the dataclass made by its own __init__ in every way
+    again = TeamScore(**dataclasses.asdict(score))
+    assert score == again and hash(score) == hash(again) and repr(score) == repr(again)
+    assert pickle.loads(pickle.dumps(score)) == score
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        score.total = 0  # type: ignore[misc]

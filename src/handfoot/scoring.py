@@ -11,8 +11,8 @@ real table (:mod:`handfoot.scorekeeper`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -137,6 +137,10 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
 BOOK_KINDS = ("clean", "dirty", "wild", "sequence", "red-sevens")
 
 
+#: TeamScore's fields, in their order
+_FIELDS: Final = tuple(f.name for f in fields(TeamScore))
+
+
 def team_score(rules: Rules, team: int, books: dict[str, int], table_cards: int,
                held_cards: int, threes: int, red_threes_on_board: int = 0,
                went_out: bool = False, exact_grabs: int = 0, penalties: int = 0
@@ -158,12 +162,16 @@ def team_score(rules: Rules, team: int, books: dict[str, int], table_cards: int,
     total = (clean_points + dirty_points + wild_points + run_points + sevens_points
              + table_cards + held_cards + threes + red_threes + going_out + deal_bonus
              + penalty)
-    # (the fields given in their order, not by name: the dataclass's keywords, matched
-    # from a dict, took some 38,000 machine instructions a team at the end of each hand)
-    return TeamScore(team, clean, clean_points, dirty, dirty_points, wild, wild_points,
-                     runs, run_points, sevens, sevens_points, table_cards, held_cards,
-                     threes, red_threes, red_threes_on_board, going_out, deal_bonus,
-                     penalty, total)
+    # (the fields set one by one from here: the frozen dataclass's own __init__ runs as
+    # Python, some 28,000 machine instructions a team at the end of each hand, and with
+    # keywords matched from a dict some 38,000)
+    score = TeamScore.__new__(TeamScore)
+    values = (team, clean, clean_points, dirty, dirty_points, wild, wild_points,
+              runs, run_points, sevens, sevens_points, table_cards, held_cards,
+              threes, red_threes, red_threes_on_board, going_out, deal_bonus, penalty, total)
+    for name, value in zip(_FIELDS, values, strict=True):
+        object.__setattr__(score, name, value)
+    return score
 
 
 def score_hand(hand: Hand) -> list[TeamScore]:

@@ -131,7 +131,7 @@ class Shape(NamedTuple):
     size: int
 
 
-def book_kind(kind: int, size: int, wilds: int, book_size: int) -> int:
+def book_index(kind: int, size: int, wilds: int, book_size: int) -> int:
     """Which book a meld of ``kind``, ``size`` cards and ``wilds`` wild cards is, as an
     index of :func:`count_books`'s answer (0 clean, 1 dirty, 2 wild-card, 3 sequence),
     or -1 while it is not yet a book."""

@@ -153,6 +153,17 @@ def _discards(hand: list[int], cls: tuple[int, ...], out: list[Action]) -> None:
                 out.append(_DISCARDS[c])
 
 
+def _discards_of(cards: i64, out: list[Action]) -> None:
+    """A discard of each card whose bit is set in ``cards`` (bit c for card c), lowest
+    card first (as :meth:`Hand._meld_moves` gathers them)."""
+    c: i64 = 0
+    while cards:
+        if cards & 1:
+            out.append(_DISCARDS[c])
+        cards >>= 1
+        c += 1
+
+
 def naturals_by_class(classes: tuple[tuple[Card, ...], ...], hand: list[int]
                       ) -> list[list[Card]]:
     """The naturals of a rank held, one list per class (``classes``: the rank's, from
@@ -343,9 +354,10 @@ class Hand(CheckedHand):
         # discards are gathered by the melds' own pass over the hand (see
         # :meth:`_meld_moves`), not by a pass of their own.
         st = self.settings
-        disc: list[Action] | None = [] if st.plain_classes or st.suit_classes else None
+        gather = st.plain_classes or st.suit_classes
+        disc: i64 = 0
         if opened:
-            self._meld_moves(p, team, True, out, disc)
+            disc = self._meld_moves(p, team, True, out, gather)
         if (st.ask_partner and not self.asked
                 and self.in_foot[p] and self.is_legal(ASK)):
             out.append(ASK)
@@ -358,27 +370,30 @@ class Hand(CheckedHand):
             if not opened:
                 self._meld_moves(p, team, False, out)
             return out
-        if disc is None:
+        if not gather:
             if not go_out:
                 _discards(hand, st.card_class, out)
             if not opened:
                 self._meld_moves(p, team, False, out)
         elif opened:
             if not go_out:
-                out.extend(disc)
+                _discards_of(disc, out)
         else:  # the discards before the melds, as above
             mark = len(out)
-            self._meld_moves(p, team, False, out, disc)
+            disc = self._meld_moves(p, team, False, out, True)
             if not go_out:
-                out[mark:mark] = disc
+                before: list[Action] = []
+                _discards_of(disc, before)
+                out[mark:mark] = before
         return out
 
     def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action],
-                    disc: list[Action] | None = None) -> None:
-        """New melds in their smallest form, and one card added to a meld; with ``disc``
-        (where the cards' classes are the usual ones, :attr:`Settings.plain_classes`, or
-        those with every natural its own class, :attr:`Settings.suit_classes`), a discard
-        of each class held put in it too, as :func:`_discards` lists them."""
+                    gather: bool = False) -> i64:
+        """New melds in their smallest form, and one card added to a meld; with
+        ``gather`` (where the cards' classes are the usual ones,
+        :attr:`Settings.plain_classes`, or those with every natural its own class,
+        :attr:`Settings.suit_classes`), the discards too, as :func:`_discards` lists them:
+        the cards discarded as bits of the answer (:func:`_discards_of`), else 0."""
         mr = self.settings  # (compiled fields: the rule set's are looked up by name)
         hand = self.hands[p]
         k = mr.min_size
@@ -390,19 +405,21 @@ class Hand(CheckedHand):
         # rank's smallest melds worked out afresh and for melds of wild cards)
         a_two = 0 if hand[0] else 1 if hand[1] else 2 if hand[2] else 3 if hand[3] else -1
         jokers = hand[JOKER]
-        if disc is not None:  # any 2, then a black 3 and a red 3 (lowest card first)
+        # The discards as bits, one a card (the lowest card of each class held; listed
+        # lowest card first, the order of the bits): compiled, each is an operation on a
+        # machine integer, where a list of them was appended to, then copied into the
+        # moves.
+        disc: i64 = 0
+        # (not ``i64(1)``, nor a variable set to 1: compiled, a constant 1 shifted is
+        # written in C as an int of 32 bits, which a shift past bit 31 overflows)
+        one: i64 = 1 if gather else 0
+        if gather:  # any 2, then a black 3 and a red 3
             if a_two >= 0:
-                disc.append(_DISCARDS[a_two])
-            black_3 = 4 if hand[4] else 7 if hand[7] else -1
-            red_3 = 5 if hand[5] else 6 if hand[6] else -1
-            if black_3 >= 0 and (red_3 < 0 or black_3 < red_3):
-                disc.append(_DISCARDS[black_3])
-                if red_3 >= 0:
-                    disc.append(_DISCARDS[red_3])
-            elif red_3 >= 0:
-                disc.append(_DISCARDS[red_3])
-                if black_3 >= 0:
-                    disc.append(_DISCARDS[black_3])
+                disc |= one << a_two
+            if hand[4] or hand[7]:
+                disc |= one << (4 if hand[4] else 7)
+            if hand[5] or hand[6]:
+                disc |= one << (5 if hand[5] else 6)
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
         check = opened and self.in_foot[p]
@@ -483,18 +500,13 @@ class Hand(CheckedHand):
                 low: i64 = 0 if h0 else 1 if h1 else 2 if h2 else 3
                 held_ranks |= i64(1) << rank
                 low_suits |= low << (2 * rank)
-                if disc is not None:
+                if gather:
                     if suit_classes:  # each card held
-                        if h0:
-                            disc.append(_DISCARDS[base])
-                        if h1:
-                            disc.append(_DISCARDS[base + 1])
-                        if h2:
-                            disc.append(_DISCARDS[base + 2])
-                        if h3:
-                            disc.append(_DISCARDS[base + 3])
+                        held4: i64 = (1 if h0 else 0) | (2 if h1 else 0) \
+                            | (4 if h2 else 0) | (8 if h3 else 0)
+                        disc |= held4 << base
                     else:  # the rank's lowest card held
-                        disc.append(_DISCARDS[base + low])
+                        disc |= one << (base + low)
             if h0 + h1 + h2 + h3 < need:
                 continue
             if one_per_rank and open_ranks[rank]:
@@ -529,8 +541,8 @@ class Hand(CheckedHand):
             # machine instructions even for the usual list of none, one or two)
             for move in found:
                 out.append(move)
-        if disc is not None and jokers:
-            disc.append(_DISCARDS[JOKER])
+        if gather and jokers:
+            disc |= one << JOKER
         # the black 3s (only where they are melded: the only melds of 3s are of black 3s)
         black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
         black_to_go_out = mr.black_to_go_out
@@ -641,6 +653,7 @@ class Hand(CheckedHand):
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
         if checked is not None:
             out.extend(checked)
+        return disc
 
     def _cores(self, rank: int, two_cards: list[Card], jokers: int,
                usable: int) -> list[Action]:

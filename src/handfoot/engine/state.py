@@ -48,7 +48,7 @@ from handfoot.engine.melds import (
     SEQUENCE,
     WILD_MELD,
     Meld,
-    book_kind,
+    book_index,
     books_missing,
     classify,
     count_books,
@@ -437,11 +437,11 @@ class HandState:
             wilds = m.wilds
             for c in action.cards:
                 wilds += WILD[c]
-            was = book_kind(m.kind, m.size, m.wilds, size)
-            now = book_kind(m.kind, m.size + len(action.cards), wilds, size)
+            was = book_index(m.kind, m.size, m.wilds, size)
+            now = book_index(m.kind, m.size + len(action.cards), wilds, size)
         else:
             made = self._meld_of(list(action.cards))
-            was, now = -1, book_kind(made.kind, made.size, made.wilds, size)
+            was, now = -1, book_index(made.kind, made.size, made.wilds, size)
         if was >= 0:
             books[was] -= 1
         if now >= 0:
