@@ -264,7 +264,8 @@ def naturals_of(hand: list[int], rank: int) -> list[Card]:
 def wilds_of(hand: list[int]) -> list[Card]:
     """Wild cards held, twos first (they are worth less than jokers)."""
     out = cards_of(hand, 0, 4)
-    out.extend(cards_of(hand, JOKER, JOKER + 1))
+    for _ in range(hand[JOKER]):  # (appended: no second list made and extended)
+        out.append(JOKER)
     return out
 
 
@@ -675,8 +676,10 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     clean_needed = max(go.clean_books - clean_b, 0)
     dirty_needed = max(go.dirty_books - dirty_b, 0)
     open_rank = [i for i, m in enumerate(melds) if m.kind == RANK_MELD and m.size < size]
-    keep_clean = set(sorted((i for i in open_rank if melds[i].wilds == 0),
-                            key=lambda i: -melds[i].size)[:clean_needed])
+    # the largest clean ones, as many as clean books are still needed (ties: the first
+    # laid; sorted by pairs, not by a key, which compiled is called through Python)
+    keep_clean = {i for _, i in sorted([(-melds[i].size, i) for i in open_rank
+                                        if melds[i].wilds == 0])[:clean_needed]}
     heavy = len(wilds) >= 2 or o.in_foot or dirty_needed > 0
     scored = []
     for i in open_rank:
@@ -705,8 +708,12 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     if heavy and clean_growing >= clean_needed:
         hand = o.hand
         for rank in range(14, 3, -1):
-            base = (rank - 2) * 4
-            if hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3] != 2:
+            base: i64 = (rank - 2) * 4
+            held: i64 = hand[base]  # (in machine integers, as in play_options)
+            held += hand[base + 1]
+            held += hand[base + 2]
+            held += hand[base + 3]
+            if held != 2:
                 continue
             nats = naturals_of(o.hand, rank)
             if len(nats) == 2:

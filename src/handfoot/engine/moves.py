@@ -158,10 +158,17 @@ def _discards_of(cards: i64, out: list[Action]) -> None:
     card first (as :meth:`Hand._meld_moves` gathers them)."""
     c: i64 = 0
     while cards:
-        if cards & 1:
-            out.append(_DISCARDS[c])
-        cards >>= 1
-        c += 1
+        if cards & 15:  # (four cards at a time: most ranks are held in one suit or none)
+            if cards & 1:
+                out.append(_DISCARDS[c])
+            if cards & 2:
+                out.append(_DISCARDS[c + 1])
+            if cards & 4:
+                out.append(_DISCARDS[c + 2])
+            if cards & 8:
+                out.append(_DISCARDS[c + 3])
+        cards >>= 4
+        c += 4
 
 
 def naturals_by_class(classes: tuple[tuple[Card, ...], ...], hand: list[int]
