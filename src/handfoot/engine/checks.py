@@ -126,7 +126,8 @@ class CheckedHand(HandState):
             if WILD[c]:
                 wilds += 1
         if kind == RANK_MELD:
-            check_rank_counts(self.rules, rank, len(cards) - wilds, wilds, False, 0)
+            check_rank_counts(self.rules, rank, len(cards) - wilds, wilds, False, 0,
+                              self.settings)
             if wilds and wild_open and rules.wild_meld_blocks_wilds:
                 raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
             if rules.one_open_meld_per_rank and open_ranks[rank]:
@@ -244,17 +245,27 @@ class CheckedHand(HandState):
         if not cards:
             raise BadMeld("Say which cards to add.")
         meld = melds[index]
-        rules = self.rules.meld
-        size = rules.book_size
+        st = self.settings  # (compiled fields: the rule set's are read by name)
+        size = st.book_size
         complete = meld.size >= size
-        threes = [c for c in cards if is_three(c)]
+        # (the cards counted in one loop; the lists for the refusals made only for them)
+        n_threes = added_wilds = n_wrong = 0
+        for c in cards:
+            if is_three(c):
+                n_threes += 1
+            if WILD[c]:
+                added_wilds += 1
+            elif RANK[c] != meld.rank:
+                n_wrong += 1
         black_meld = meld.kind == RANK_MELD and meld.rank == 3
-        if threes and not (black_meld and all(is_black_three(c) for c in threes)):
-            raise BadMeld(f"3s cannot be melded ({format_cards(threes)})." if not black_meld
-                          else f"Only black 3s go on a meld of black 3s ({format_cards(cards)}).")
-        if black_meld and len(threes) != len(cards):
+        if n_threes:
+            threes = [c for c in cards if is_three(c)]
+            if not (black_meld and all(is_black_three(c) for c in threes)):
+                raise BadMeld(f"3s cannot be melded ({format_cards(threes)})."
+                              if not black_meld else
+                              f"Only black 3s go on a meld of black 3s ({format_cards(cards)}).")
+        if black_meld and n_threes != len(cards):
             raise BadMeld("Only black 3s go on a meld of black 3s (no wild cards).")
-        added_wilds = sum(1 for c in cards if WILD[c])
         if meld.kind == WILD_MELD:
             if added_wilds != len(cards):
                 raise BadMeld("Only wild cards go on a wild-card meld.")
@@ -276,14 +287,14 @@ class CheckedHand(HandState):
                 raise BadMeld(f"A {self.rules.words.name('sequence')} is complete at {size} "
                               "cards.")
             return meld
-        wrong = [c for c in cards if not WILD[c] and RANK[c] != meld.rank]
-        if wrong:
+        if n_wrong:
+            wrong = [c for c in cards if not WILD[c] and RANK[c] != meld.rank]
             raise BadMeld(f"{format_cards(wrong)} cannot go on the meld of "
                           f"{RANK_WORDS[meld.rank]}.")
-        if added_wilds and rules.wild_meld_blocks_wilds and self._wild_meld_open(team):
+        if added_wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
             raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
         check_rank_counts(self.rules, meld.rank, meld.naturals + len(cards) - added_wilds,
-                          meld.wilds + added_wilds, complete, added_wilds)
+                          meld.wilds + added_wilds, complete, added_wilds, st)
         return meld
 
     def may_go_down(self) -> bool:
@@ -664,7 +675,7 @@ class CheckedHand(HandState):
             meld = self.melds[team][target]
             complete = meld.size >= st.book_size
             check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,
-                              meld.wilds + wilds, complete, wilds)
+                              meld.wilds + wilds, complete, wilds, st)
             if wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
                 return BadMeld("While your wild-card meld is open, no wild may go on another meld.")
             self._check_held(shown, hand)

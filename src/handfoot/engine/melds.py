@@ -26,7 +26,7 @@ from handfoot.cards import (
     is_three,
 )
 from handfoot.engine.errors import BadMeld
-from handfoot.engine.settings import settings_of
+from handfoot.engine.settings import Settings, settings_of
 from handfoot.rules import GoingOut, Rules, Words
 
 RANK_MELD: Final = 0
@@ -257,9 +257,12 @@ def _classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
 
 
 def check_rank_counts(rule_set: Rules, rank: int, naturals: int, wilds: int,
-                      complete_before: bool, added_wilds: int) -> None:
-    """The natural and wild cards a meld of ``rank`` would hold, against the rules."""
-    rules = settings_of(rule_set)  # (compiled fields: the rule set's are read by name)
+                      complete_before: bool, added_wilds: int,
+                      settings: Settings | None = None) -> None:
+    """The natural and wild cards a meld of ``rank`` would hold, against the rules
+    (``settings``: the rule set's, where the caller holds them)."""
+    # (compiled fields: the rule set's are read by name)
+    rules = settings if settings is not None else settings_of(rule_set)
     if complete_before and added_wilds and not rules.burn_wilds:
         raise BadMeld(f"Wild cards cannot be added to a complete {rule_set.words.book}.")
     if naturals < rules.min_naturals:
