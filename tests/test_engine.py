@@ -173,7 +173,8 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
     added: counted from the team's books with the one meld changed
     (:meth:`HandState.go_out_blocker_after`), it is the answer of a copy with the play
     carried out, for every such move listed or tried (one of each card on each meld,
-    and every new meld listed) through whole hands, and the state is unchanged."""
+    and every new meld listed) through whole hands, and the state is unchanged. What a
+    team still needs, kept for its table's version, is what its books say at every move."""
     from handfoot.actions import AddToMeld, LayMeld
     from handfoot.arena import seat_bots
     from handfoot.game import Game
@@ -188,6 +189,8 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
             hand = game.hand
             p = hand.actor
             team = hand.team_of[p]
+            for t in range(hand.teams):  # (kept for the table's version: never stale)
+                assert hand.books_missing(t) == hand._missing_words(*hand.books(t))
             if hand.in_foot[p] and hand.opened[team] and hand.phase.name == "PLAY":
                 moves = [a for a in hand.legal_actions()
                          if isinstance(a, (AddToMeld, LayMeld))]

@@ -254,6 +254,9 @@ class HandState:
         #: each team's table counted by rank (:meth:`CheckedHand.table_counts`), with the
         #: table version it was counted at; shared with the seat copies, as the views are
         self.team_tables: list[TableCounts | None] = [None] * self.teams
+        #: what each team still needs in books to go out (:meth:`books_missing`), with the
+        #: table version it was worked out at; shared with the seat copies, as above
+        self.team_missing: list[tuple[int, str | None] | None] = [None] * self.teams
         #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
         self._face_down_feet: list[list[Card] | None] | None = None
 
@@ -380,9 +383,16 @@ class HandState:
         return count_books(self.melds[team], self.settings.book_size)
 
     def books_missing(self, team: int) -> str | None:
-        """What the team still needs in books to go out, in words, or None."""
+        """What the team still needs in books to go out, in words, or None (kept for the
+        table's version: a player in the foot asks it of nearly every play)."""
+        version = self.table_version[team]
+        kept = self.team_missing[team]
+        if kept is not None and kept[0] == version:
+            return kept[1]
         clean, dirty, wild, seq = self.books(team)
-        return self._missing_words(clean, dirty, wild, seq)
+        why = self._missing_words(clean, dirty, wild, seq)
+        self.team_missing[team] = (version, why)
+        return why
 
     def _missing_words(self, clean: int, dirty: int, wild: int, seq: int) -> str | None:
         """What a team with these complete books still needs to go out, or None."""
@@ -428,10 +438,11 @@ class HandState:
         team = self.team_of[seat]
         melds = self.melds[team]
         size = self.settings.book_size
-        books = list(count_books(melds, size))
         # The one meld changed is counted as it was and as it would be: a meld keeps its
         # kind as cards are added, and only its size and its wild cards change (no meld is
-        # copied nor made, but a new one, whose kind its cards tell).
+        # copied nor made, but a new one of a book's size or more, whose kind its cards
+        # tell). Where it is the same book or none before and after, the team's books
+        # are as they are.
         if isinstance(action, AddToMeld):
             m = melds[action.meld]
             wilds = m.wilds
@@ -439,9 +450,14 @@ class HandState:
                 wilds += WILD[c]
             was = book_index(m.kind, m.size, m.wilds, size)
             now = book_index(m.kind, m.size + len(action.cards), wilds, size)
+        elif len(action.cards) < size:
+            was = now = -1
         else:
             made = self._meld_of(list(action.cards))
             was, now = -1, book_index(made.kind, made.size, made.wilds, size)
+        if was == now:
+            return self._out_blocker(seat, self.books_missing(team))
+        books = list(count_books(melds, size))
         if was >= 0:
             books[was] -= 1
         if now >= 0:
@@ -888,7 +904,7 @@ class HandState:
         h.history, h.table_version, h.phase = self.history, self.table_version, self.phase
         h.player_views, h.player_views_known = self.player_views, self.player_views_known
         h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
-        h.team_tables = self.team_tables
+        h.team_tables, h.team_missing = self.team_tables, self.team_missing
         return h
 
     def seat_copy(self) -> Self:
