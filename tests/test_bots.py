@@ -599,6 +599,41 @@ def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name:
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_pile_followed_along_the_history_is_the_pile_read_back(name: str) -> None:
+    """Where the heuristic is asked of the same hand's history again it follows the
+    pile forward as the history grows (:class:`_PileFollowed`) rather than reading the
+    history back: at every decision of whole hands (the heuristic's and the random
+    player's, which take the pile in other ways), and for every number of cards, it
+    sees the same cards; a history asked of for the first time, or another one, is
+    read back."""
+    from handfoot.bots.heuristic import _FOLLOWED, _read_back
+
+    rules = preset(name)
+    compared = followed = 0
+    for seed in range(2):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic", "random"), seed)
+        while not game.results:
+            hand = game.hand
+            o = obs_from_hand(hand, hand.actor)
+            # (followed before, and only grown since)
+            grown = _FOLLOWED.history is hand.history and _FOLLOWED.read > 0
+            seen_pile(o, 1)  # (asked of twice running: followed from here on)
+            for n in range(0, len(hand.pile) + 2):
+                assert seen_pile(o, n) == _read_back(o.history, min(n, len(hand.pile)))
+                compared += 1
+            followed += grown
+            if len(hand.history) % 17 == 0:  # now and then, between growths followed
+                copied = obs_from_hand(hand, hand.actor)
+                copied.history = list(hand.history)  # another history: read back
+                assert seen_pile(copied, 3) == _read_back(hand.history,
+                                                          min(3, len(hand.pile)))
+                assert _FOLLOWED.read < 0
+            game.apply(bots[game.actor].choose(None, game.legal_actions()))
+    assert compared > 1000 and followed > 100
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_pile_read_back_from_the_history_is_the_pile(name: str) -> None:
     """What the heuristic works out of the pile's top cards (as many as a player takes)
     from the discards it saw (it may not look through the pile) is the pile, card for

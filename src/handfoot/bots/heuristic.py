@@ -380,14 +380,80 @@ def answer_yes(o: Obs) -> bool:
 PILE_THREE: Final = 0.2
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+class _PileFollowed:
+    """The pile as the table saw it go down, followed along one hand's history as it
+    grows: each discard put on it, the cards taken off it (:func:`seen_pile` reads its
+    top instead of reading the history back at every decision)."""
+
+    __slots__ = ("cards", "history", "last", "read")
+
+    def __init__(self) -> None:
+        #: the history followed (a list, which the engine only ever appends to), once it
+        #: has been asked of twice running; how much of it is read, and the action last
+        #: read (a check that it is still the same history; the action, not its entry:
+        #: compiled, an entry is a pair unboxed, made anew each time it is boxed)
+        self.history: list[tuple[int, Action]] | None = None
+        self.read = -1  # -1: asked of once, not followed yet
+        self.last: Action | None = None
+        #: the cards seen going onto the pile and still on it, bottom first
+        self.cards: list[Card] = []
+
+    def follow(self, history: list[tuple[int, Action]]) -> list[Card] | None:
+        """The cards seen on the pile after ``history``, or None where it is not
+        followed (a history asked of for the first time, or not the one last asked of)."""
+        read = self.read
+        if self.history is not history or read > len(history) or (
+                read > 0 and history[read - 1][1] is not self.last):
+            self.history, self.read, self.last, self.cards = history, -1, None, []
+            return None  # (another history each time, as a view's is: read back instead)
+        if read < 0:
+            read = 0
+        cards = self.cards
+        for i in range(read, len(history)):
+            a = history[i][1]
+            kind = type(a)  # (by the exact class, as below)
+            if kind is Discard:
+                cards.append(cast(Discard, a).card)
+            elif kind is TakePile:
+                count = cast(TakePile, a).count
+                if not count:
+                    cards.clear()  # the whole pile went
+                else:
+                    del cards[max(len(cards) - count, 0):]
+            elif kind is TakeUpcard and cards:
+                cards.pop()
+        self.read = len(history)
+        if history:
+            self.last = history[-1][1]
+        return cards
+
+
+#: (one, for the history of the hand being played: its seats read the same history)
+_FOLLOWED: Final = _PileFollowed()
+
+
 def seen_pile(o: Obs, n: int) -> list[Card | None]:
     """The pile's top ``n`` cards, bottom first, as the table saw them go down (None: a
     card not worked out): the discards since it was last taken, read back from the end of
-    the history (the heuristic may not look through the pile, but remembers)."""
+    the history (the heuristic may not look through the pile, but remembers); where the
+    same history is asked of again, followed forward as it grows (the same cards,
+    tested)."""
     n = min(n, o.pile_size)
+    followed = _FOLLOWED.follow(o.history)
+    if followed is not None:
+        top = cast(list[Card | None], followed[max(len(followed) - n, 0):])
+        if len(top) < n:
+            unknown: list[Card | None] = [None] * (n - len(top))
+            return unknown + top
+        return top
+    return _read_back(o.history, n)
+
+
+def _read_back(history: list[tuple[int, Action]], n: int) -> list[Card | None]:
+    """:func:`seen_pile` read back from the end of the history."""
     out: list[Card | None] = []
     skip = 0
-    history = o.history
     for i in range(len(history) - 1, -1, -1):
         if len(out) >= n:
             break
