@@ -346,6 +346,10 @@ def test_a_choice_does_not_depend_on_the_cards_the_seat_cannot_see(name: str) ->
             bot: Bot = make(7)
             choices.add(bot.choose(seat_view(g, seat), g.legal_actions()))
         assert len(choices) == 1
+    # The heuristic in the arena, given the game's own state (HeuristicBot.choose_in),
+    # chooses the same in every deal, and as it does from the view.
+    assert {HeuristicBot(7).choose_in(g.hand) for g in (game, *others)} == {
+        HeuristicBot(7).choose(seat_view(game, seat), game.legal_actions())}
 
 
 def test_the_expert_at_its_default_budget_searches_and_repeats_its_choice() -> None:
