@@ -486,7 +486,13 @@ def pile_worth(o: Obs) -> float:
     hand = o.hand
     st = o.settings  # (compiled: the rule set's fields and a range's are read by name)
     size = st.book_size
-    open_ranks = {m.rank for m in o.melds[o.team] if m.kind == RANK_MELD and m.size < size}
+    # (the ranks of the team's open melds as bits, and a rank held counted, in machine
+    # integers: compiled, a set was made and asked, and each sum a call)
+    open_ranks: i64 = 0
+    for m in o.melds[o.team]:
+        kind, m_rank, m_size = _kind_rank_size(m)
+        if kind == RANK_MELD and m_size < size:
+            open_ranks |= i64(1) << m_rank
     worth = 0.0
     first, stop = st.take_span(o.rules, o.pile_size)
     for c in seen_pile(o, stop - 1 if stop > first else 0):
@@ -497,9 +503,13 @@ def pile_worth(o: Obs) -> float:
         elif 4 <= c < 8:
             worth -= PILE_THREE
         else:
-            base = (RANK[c] - 2) * 4
-            have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-            worth += 1.0 if RANK[c] in open_ranks or have >= 2 else (0.6 if have else 0.1)
+            rank: i64 = RANK[c]
+            base: i64 = (rank - 2) * 4
+            have: i64 = hand[base]
+            have += hand[base + 1]
+            have += hand[base + 2]
+            have += hand[base + 3]
+            worth += 1.0 if (open_ranks >> rank) & 1 or have >= 2 else (0.6 if have else 0.1)
     return worth
 
 
