@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 
 import pytest
 
@@ -31,6 +32,7 @@ from handfoot.actions import (
 )
 from handfoot.cards import JOKER, NUM_CARDS, parse_card, parse_cards
 from handfoot.engine import BadMeld, Hand, NotYourTurn, WrongPhase, count_books
+from handfoot.engine.deal import Deal
 from handfoot.rules import PRESET_NAMES, preset
 from handfoot.testing import put_meld, stacked_deal
 from helpers import snapshot
@@ -365,3 +367,15 @@ def test_a_meld_told_in_one_pass_is_the_meld_read_in_full(name: str) -> None:
         assert classify(rules, cards) == expected
         kinds.add(expected[0])
     assert RANK_MELD in kinds and refused > 100
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_team_s_seats_are_the_seats_of_that_team(name: str) -> None:
+    """:meth:`HandState.team_seats` (the rule set's lists, kept once): each team's seats
+    are those the rule set puts in it, every seat in one team, lowest seat first."""
+    rules = preset(name)
+    hand = Hand(rules, Deal.shuffled(rules, random.Random(1)))
+    teams = [hand.team_seats(t) for t in range(hand.teams)]
+    for t, seats in enumerate(teams):
+        assert seats == [s for s in range(hand.seats) if hand.team_of[s] == t]
+    assert sorted(s for seats in teams for s in seats) == list(range(hand.seats))

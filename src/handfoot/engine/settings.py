@@ -68,6 +68,10 @@ class Settings:
         #: the seats at the table, and the cards a turn draws (``turn.draw``)
         self.seats: int = rules.players.seats
         self.draw: int = rules.turn.draw
+        #: each team's seats, by team (read only: :meth:`HandState.team_seats` gives them)
+        self.team_seats: list[list[int]] = [
+            [s for s in range(self.seats) if rules.team_of[s] == t]
+            for t in range(max(rules.team_of) + 1)]
         #: ``pile.before_opening``: whether and how the pile is taken before opening
         self.pile_before_opening: str = rules.pile.before_opening
         #: a player asks a partner before going out (``going_out.permission``)

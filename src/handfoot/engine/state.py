@@ -262,7 +262,9 @@ class HandState:
 
     # ------------------------------------------------------------- small helpers
     def team_seats(self, team: int) -> list[int]:
-        return [s for s in range(self.seats) if self.team_of[s] == team]
+        """The team's seats (the rule set's list, read only: asked whenever a player in
+        the foot may go out)."""
+        return self.settings.team_seats[team]
 
     def partner_to_ask(self, seat: int) -> int:
         """The teammate who answers a request to go out: the next one in turn order."""
