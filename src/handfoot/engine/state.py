@@ -277,8 +277,8 @@ class HandState:
     def hand_cards(self, seat: int) -> list[Card]:
         out: list[Card] = []
         for c, k in enumerate(self.hands[seat]):
-            if k:
-                out.extend([c] * k)
+            for _ in range(k):  # (appended: no list made for each card held)
+                out.append(c)
         return out
 
     def foot_size(self, seat: int) -> int:
