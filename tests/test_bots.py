@@ -8,6 +8,7 @@ import copy
 import dataclasses
 import json
 import random
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
@@ -610,7 +611,7 @@ def test_the_pile_followed_along_the_history_is_the_pile_read_back(name: str) ->
     player's, which take the pile in other ways), and for every number of cards, it
     sees the same cards; a history asked of for the first time, or another one, is
     read back."""
-    from handfoot.bots.heuristic import _FOLLOWED, _read_back
+    from handfoot.bots.heuristic import _followed, _read_back
 
     rules = preset(name)
     compared = followed = 0
@@ -621,7 +622,7 @@ def test_the_pile_followed_along_the_history_is_the_pile_read_back(name: str) ->
             hand = game.hand
             o = obs_from_hand(hand, hand.actor)
             # (followed before, and only grown since)
-            grown = _FOLLOWED.history is hand.history and _FOLLOWED.read > 0
+            grown = _followed().history is hand.history and _followed().read > 0
             seen_pile(o, 1)  # (asked of twice running: followed from here on)
             for n in range(0, len(hand.pile) + 2):
                 assert seen_pile(o, n) == _read_back(o.history, min(n, len(hand.pile)))
@@ -632,9 +633,22 @@ def test_the_pile_followed_along_the_history_is_the_pile_read_back(name: str) ->
                 copied.history = list(hand.history)  # another history: read back
                 assert seen_pile(copied, 3) == _read_back(hand.history,
                                                           min(3, len(hand.pile)))
-                assert _FOLLOWED.read < 0
+                assert _followed().read < 0
             game.apply(bots[game.actor].choose(None, game.legal_actions()))
     assert compared > 1000 and followed > 100
+    # Each thread follows its own: another thread's hand leaves this one's followed.
+    seen_pile(obs_from_hand(hand, hand.actor), 3)  # (the last hand's last action read)
+    mine = _followed()
+    assert mine.history is hand.history and mine.read == len(hand.history)
+    other = Game(rules, 99)
+    other.apply(other.legal_actions()[0])
+    seen: list[object] = []
+    for _ in range(2):
+        worker = threading.Thread(target=lambda: seen.append(seen_pile(
+            obs_from_hand(other.hand, other.hand.actor), 5)))
+        worker.start()
+        worker.join()
+    assert len(seen) == 2 and _followed() is mine and mine.history is hand.history
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

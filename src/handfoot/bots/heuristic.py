@@ -26,6 +26,7 @@ actions it would like, best first, and plays the first one the engine accepts
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final, cast
 
@@ -407,10 +408,11 @@ class _PileFollowed:
                 read > 0 and history[read - 1][1] is not self.last):
             self.history, self.read, self.last, self.cards = history, -1, None, []
             return None  # (another history each time, as a view's is: read back instead)
-        if read < 0:
-            read = 0
-        cards = self.cards
-        for i in range(read, len(history)):
+        cards = self.cards if read > 0 else []
+        # Not followed while the cards are brought up to date: a player stopped here (by
+        # the server's alarm, past its time) starts again at its next decision.
+        self.history = None
+        for i in range(read if read > 0 else 0, len(history)):
             a = history[i][1]
             kind = type(a)  # (by the exact class, as below)
             if kind is Discard:
@@ -423,14 +425,22 @@ class _PileFollowed:
                     del cards[max(len(cards) - count, 0):]
             elif kind is TakeUpcard and cards:
                 cards.pop()
-        self.read = len(history)
-        if history:
-            self.last = history[-1][1]
+        self.cards, self.read = cards, len(history)
+        self.last = history[-1][1] if history else None
+        self.history = history
         return cards
 
 
-#: (one, for the history of the hand being played: its seats read the same history)
-_FOLLOWED: Final = _PileFollowed()
+#: each thread's own (its seats read the history of the hand it is playing)
+_LOCAL: Final = threading.local()
+
+
+def _followed() -> _PileFollowed:
+    """This thread's :class:`_PileFollowed`."""
+    followed = getattr(_LOCAL, "pile", None)
+    if followed is None:
+        followed = _LOCAL.pile = _PileFollowed()
+    return cast(_PileFollowed, followed)
 
 
 def seen_pile(o: Obs, n: int) -> list[Card | None]:
@@ -440,7 +450,7 @@ def seen_pile(o: Obs, n: int) -> list[Card | None]:
     same history is asked of again, followed forward as it grows (the same cards,
     tested)."""
     n = min(n, o.pile_size)
-    followed = _FOLLOWED.follow(o.history)
+    followed = _followed().follow(o.history)
     if followed is not None:
         top = cast(list[Card | None], followed[max(len(followed) - n, 0):])
         if len(top) < n:
