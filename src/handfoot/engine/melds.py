@@ -156,16 +156,15 @@ def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, i
             size, kind, wilds = m.size, m.kind, m.wilds
         else:
             size, kind, wilds = m.size, m.kind, m.wilds
-        if size >= book_size:
-            if kind == RANK_MELD:
-                if wilds:
-                    dirty += 1
-                else:
-                    clean += 1
-            elif kind == WILD_MELD:
-                wild += 1
-            else:
-                seq += 1
+        which = book_index(kind, size, wilds, book_size)
+        if which == 0:
+            clean += 1
+        elif which == 1:
+            dirty += 1
+        elif which == 2:
+            wild += 1
+        elif which == 3:
+            seq += 1
     return clean, dirty, wild, seq
 
 
