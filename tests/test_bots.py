@@ -27,6 +27,8 @@ from handfoot.bots.heuristic import (
     HeuristicBot,
     Obs,
     decide,
+    discard_options,
+    discard_score,
     obs_from_hand,
     obs_from_view,
     pile_worth,
@@ -601,6 +603,37 @@ def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name:
         assert arena.results[0].actions == game.results[0].actions
         assert arena.results[0].scores == game.results[0].scores
     assert decisions > 300
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_heuristic_offers_every_card_held_as_a_discard_most_willingly_thrown_first(
+        name: str) -> None:
+    """At every play decision of whole hands, the heuristic's discards are every card
+    held, once each, by :func:`discard_score` from the highest (ties: the lower card):
+    the best found in one pass, the rest ranked after it. Each score is a whole or half
+    number, and a 3 goes before any other card, a wild after every natural."""
+    rules = preset(name)
+    seen = 0
+    for seed in range(2):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            hand = game.hand
+            o = obs_from_hand(hand, game.actor)
+            if o.phase == "play" and o.hand_len:
+                held = [c for c in range(NUM_CARDS) if o.hand[c]]
+                scores = {c: discard_score(o, c) for c in held}
+                assert all((2 * s).is_integer() for s in scores.values())
+                order = [cast(Discard, a).card for a in discard_options(o)]
+                assert order == sorted(held, key=lambda c: (-scores[c], c))
+                threes = [c for c in held if 4 <= c < 8]
+                wilds = [c for c in held if WILD[c]]
+                assert order[:len(threes)] == sorted(threes, key=lambda c: (-scores[c], c))
+                assert order[len(order) - len(wilds):] == sorted(
+                    wilds, key=lambda c: (-scores[c], c))
+                seen += 1
+            game.push(cast(HeuristicBot, bots[game.actor]).choose_in(hand))
+    assert seen > 50
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

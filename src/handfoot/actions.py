@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final, final
 
-from handfoot.cards import Card, CardError, card_code, parse_card, parse_cards, sort_key
+from handfoot.cards import NUM_CARDS, Card, CardError, card_code, parse_card, parse_cards, sort_key
 
 
 class ActionSyntaxError(ValueError):
@@ -343,6 +343,9 @@ GO_DOWN = GoDown()
 ASK = AskToGoOut()
 YES = AnswerGoOut(True)
 NO = AnswerGoOut(False)
+#: a discard of each card, by card (moves are values; these are shared by the listing and
+#: the heuristic rather than made at every move)
+DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
 
 HELP = """\
 draw                       draw from the stock

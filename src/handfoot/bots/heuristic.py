@@ -34,6 +34,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import (
     ASK,
+    DISCARDS,
     DRAW,
     END_TURN,
     NO,
@@ -821,27 +822,38 @@ def going_out_options(o: Obs) -> list[Action]:
 
 def discard_score(o: Obs, c: Card, ranks: list[int] | None = None) -> float:
     """How willingly the heuristic throws ``c`` (higher: sooner)."""
+    penalties = ranks if ranks is not None else _rank_penalties(o)
+    return 0.5 * float(_twice_discard_score(o, c, penalties))
+
+
+def _twice_discard_score(o: Obs, c: Card, penalties: list[int]) -> i64:
+    """Twice :func:`discard_score`: a whole number (the score is whole or half)."""
     rules = o.rules
     if 4 <= c < 8:
-        return 2000.0 - rules.held_value[c]  # 3s: the costliest to hold go first
+        return 2 * (2000 - rules.held_value[c])  # 3s: the costliest to hold go first
     if WILD[c]:
-        return -1000.0 - rules.card_value[c]
-    penalties = ranks if ranks is not None else _rank_penalties(o)
-    return 0.5 * rules.card_value[c] + _rank_part(o, RANK[c], penalties)
+        return 2 * (-1000 - rules.card_value[c])
+    return rules.card_value[c] + 2 * _rank_part(o, RANK[c], penalties)
 
 
-def _rank_part(o: Obs, rank: int, penalties: list[int]) -> float:
+def _rank_part(o: Obs, rank: int, penalties: list[int]) -> i64:
     """The part of :func:`discard_score` that is the same for every card of a rank held:
     keep pairs, the team's melds, the next team's melds, what the next player is known to
-    hold (all whole or half numbers, so the sums are exact in any order)."""
+    hold (all whole numbers)."""
     hand = o.hand
-    base = (rank - 2) * 4
-    have = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
-    part = -120.0 * (have - 1) - penalties[rank]
+    base: i64 = (rank - 2) * 4
+    have: i64 = hand[base]
+    have += hand[base + 1]
+    have += hand[base + 2]
+    have += hand[base + 3]
+    part: i64 = -120 * (have - 1) - penalties[rank]
     known = o.known_next
-    k = known[base] + known[base + 1] + known[base + 2] + known[base + 3]
+    k: i64 = known[base]
+    k += known[base + 1]
+    k += known[base + 2]
+    k += known[base + 3]
     if k:
-        part -= 200.0 if k >= 2 else 70.0 * k
+        part -= 200 if k >= 2 else 70 * k
     return part
 
 
@@ -875,38 +887,51 @@ def _kind_rank_size(m: MeldLike) -> tuple[int, int, int]:
 
 def discard_options(o: Obs) -> Iterator[Action]:
     """Every card held, the most willingly thrown first (ties: the lower card)."""
-    hand = o.hand
     ranks = _rank_penalties(o)
-    scores: dict[int, float] = {}
-    # discard_score for every card held, in the order of the cards (ties keep it), with
-    # the rank's part worked out once per rank.
+    # The best first, found in one pass in whole numbers (twice the score), with the
+    # rank's part worked out once per rank: usually the one played, so the rest are
+    # ranked only if the engine refuses it. (Compiled: a dict of float scores and max()
+    # with a key, called through Python for every card, were a tenth of a hand.)
+    best = _best_discard(o, ranks)
+    if best < 0:
+        return
+    yield DISCARDS[best]
+    rest = [(-_twice_discard_score(o, c, ranks), c) for c in range(NUM_CARDS)
+            if o.hand[c] and c != best]
+    rest.sort()
+    for _, c in rest:
+        yield DISCARDS[c]
+
+
+def _best_discard(o: Obs, ranks: list[int]) -> i64:
+    """The card held the heuristic most willingly throws (the lowest of the best), or
+    -1 when nothing is held."""
+    hand = o.hand
+    value = o.rules.card_value
+    best: i64 = -1
+    best_score: i64 = 0
+    score: i64
+    c: i64
     for c in range(8):  # the 2s, then the 3s
         if hand[c]:
-            scores[c] = discard_score(o, c, ranks)
-    value = o.rules.card_value
+            score = _twice_discard_score(o, c, ranks)
+            if best < 0 or score > best_score:
+                best, best_score = c, score
     for rank in range(4, 15):
-        base = (rank - 2) * 4
+        base: i64 = (rank - 2) * 4
         if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
             continue
-        part = _rank_part(o, rank, ranks)
+        part: i64 = 2 * _rank_part(o, rank, ranks)
         for c in range(base, base + 4):
             if hand[c]:
-                scores[c] = 0.5 * value[c] + part
+                score = value[c] + part
+                if best < 0 or score > best_score:
+                    best, best_score = c, score
     if hand[JOKER]:
-        scores[JOKER] = discard_score(o, JOKER, ranks)
-    if not scores:
-        return
-    # The first of the best, as sorting gives (a loop: compiled, max() with a key calls
-    # the key through Python for every card).
-    best = -1
-    best_score = 0.0
-    for c, score in scores.items():
+        score = _twice_discard_score(o, JOKER, ranks)
         if best < 0 or score > best_score:
-            best, best_score = c, score
-    yield Discard(best)  # usually the one played: the rest are ranked only if it is not
-    del scores[best]
-    for c in sorted(scores, key=lambda c: -scores[c]):
-        yield Discard(c)
+            best = JOKER
+    return best
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -947,8 +972,19 @@ class HeuristicBot:
         not depend on cards that player cannot see. The action returned was accepted by
         the engine in this very state, or is one of its listed moves."""
         o = obs_from_hand(hand, hand.actor)
-        action = first_wish(o, hand.is_legal)
-        return action if action is not None else fallback(o, hand.legal_actions())
+        # (the engine asked directly: compiled, a bound method made at each decision and
+        # called through Python's generic call cost a twentieth of a hand; the wishes
+        # never call their ``ok``)
+        for action in wishes(o, _ask_engine):
+            if hand.is_legal(action):
+                return action
+        return fallback(o, hand.legal_actions())
+
+
+def _ask_engine(action: Action) -> bool:  # pragma: no cover - never called
+    """The ``ok`` given to :func:`wishes` by :meth:`HeuristicBot.choose_in`, which asks
+    the engine itself of each wish."""
+    raise AssertionError("the heuristic's wishes do not ask their ok")
 
 
 def rules_of(view: View, legal: Sequence[Action]) -> Rules:

@@ -28,6 +28,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import (
     ASK,
+    DISCARDS,
     DRAW,
     END_TURN,
     GO_DOWN,
@@ -39,7 +40,6 @@ from handfoot.actions import (
     ActionBase,
     AddToMeld,
     ChooseHand,
-    Discard,
     LayMeld,
     TakeBack,
     TakePile,
@@ -52,7 +52,7 @@ from handfoot.rules import Rules
 
 _CHOICES: Final = (ChooseHand(0), ChooseHand(1))
 _ANSWERS: Final = (YES, NO)
-_DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))
+_DISCARDS: Final = DISCARDS
 #: one bit for each card class (Python numbers: compiled, ``i64(1) << k`` is C's 32-bit
 #: shift in mypyc 2.4, wrong from bit 32 on)
 _BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
