@@ -665,24 +665,12 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     wilds = wilds_of(hand)
     # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
     # the sequences and the wild-card meld extended: only melds something held can go on.
-    order = []
-    base: i64
-    for i, m in enumerate(melds):
-        # (the meld's fields read once, an engine Meld's directly; the hand's counts
-        # indexed in machine integers)
-        kind, m_rank, m_size = _kind_rank_size(m)
-        if kind == RANK_MELD:
-            base = (m_rank - 2) * 4
-            if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
-                order.append((m_size >= size, i))
-        elif m_size < size and (kind == SEQUENCE or wilds):
-            order.append((False, i))
-    order.sort()
+    order = _add_order(hand, melds, size, bool(wilds))
     # Naturals enough for a new meld of a rank whose book is finished make a second
     # book rather than burn on the first (where the rules let a new meld of it start).
     open_ranks: set[int] | None = None
     later: list[Action] = []
-    for _, i in order:
+    for i in order:
         m = melds[i]
         kind, m_rank, m_size = _kind_rank_size(m)
         if kind == RANK_MELD:
@@ -706,27 +694,11 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
             if k > 1:
                 yield (AddToMeld(i, (wilds[0],)))
     # 2. New clean melds.
-    least: i64 = mr.min_size
-    for rank in range(4, 15):
-        base = (rank - 2) * 4
-        held: i64 = hand[base]
-        held += hand[base + 1]
-        held += hand[base + 2]
-        held += hand[base + 3]
-        if held < least:
-            continue
-        nats = naturals_of(hand, rank)
-        if len(nats) >= mr.min_size:
-            yield LayMeld(tuple(nats[:size]))
-            if len(nats) > mr.min_size:
-                yield LayMeld(tuple(nats[:mr.min_size]))
+    yield from _new_clean_melds(hand, mr)
     yield from later
     # 3. Sequences.
     if mr.sequences:
-        for suit in range(4):
-            for run in _runs(hand, suit):
-                if len(run) >= mr.min_size:
-                    yield LayMeld(tuple(run[:size]))
+        yield from _new_sequences(hand, mr)
     # 4. A wild-card meld.
     clean_b, dirty_b, wild_b, _ = _books(o, team)
     go = rules.going_out
@@ -738,6 +710,65 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
         yield from (_wild_adds(o, melds, wilds, clean_b, dirty_b))
     yield from (going_out_options(o))
     yield from (discard_options(o))
+
+
+def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
+    """New clean melds of the ranks held enough: each of as many naturals as a book
+    takes, then of as few as a meld takes (a plain function: see :func:`_add_order`)."""
+    out: list[Action] = []
+    size = mr.book_size
+    least: i64 = mr.min_size
+    base: i64
+    for rank in range(4, 15):
+        base = (rank - 2) * 4
+        held: i64 = hand[base]
+        held += hand[base + 1]
+        held += hand[base + 2]
+        held += hand[base + 3]
+        if held < least:
+            continue
+        nats = naturals_of(hand, rank)
+        out.append(LayMeld(tuple(nats[:size])))
+        if len(nats) > least:
+            out.append(LayMeld(tuple(nats[:least])))
+    return out
+
+
+def _new_sequences(hand: list[int], mr: Settings) -> list[Action]:
+    """New sequences: each run held long enough, up to a book's length."""
+    out: list[Action] = []
+    for suit in range(4):
+        for run in _runs(hand, suit):
+            if len(run) >= mr.min_size:
+                out.append(LayMeld(tuple(run[:mr.book_size])))
+    return out
+
+
+def _add_order(hand: list[int], melds: list[MeldLike], size: int, wilds: bool) -> list[int]:
+    """The team's melds something held may go on, in the order the heuristic tries them:
+    the rank melds of a rank held, the sequences and the wild-card melds (with wilds
+    held) not finished, each in the order laid, then the books of a rank held. (A plain
+    function, not in the generator: compiled, each of a generator's variables is kept
+    in an object of its own, and pairs made and sorted cost more again.)"""
+    order: list[int] = []
+    books: list[int] = []
+    base: i64
+    for i, m in enumerate(melds):
+        # (the meld's fields read once, an engine Meld's directly; the hand's counts
+        # indexed in machine integers)
+        kind, m_rank, m_size = _kind_rank_size(m)
+        if kind == RANK_MELD:
+            base = (m_rank - 2) * 4
+            if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
+                if m_size >= size:
+                    books.append(i)
+                else:
+                    order.append(i)
+        elif m_size < size and (kind == SEQUENCE or wilds):
+            order.append(i)
+    for i in books:
+        order.append(i)
+    return order
 
 
 def _sequence_extension(hand: list[int], m: MeldLike, size: int) -> list[Card]:
