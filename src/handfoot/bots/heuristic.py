@@ -501,9 +501,8 @@ def pile_worth(o: Obs) -> float:
     # integers: compiled, a set was made and asked, and each sum a call)
     open_ranks: i64 = 0
     for m in o.melds[o.team]:
-        kind, m_rank, m_size = _kind_rank_size(m)
-        if kind == RANK_MELD and m_size < size:
-            open_ranks |= i64(1) << m_rank
+        if m.kind == RANK_MELD and m.size < size:
+            open_ranks |= i64(1) << m.rank
     worth = 0.0
     first, stop = st.take_span(o.rules, o.pile_size)
     for c in seen_pile(o, stop - 1 if stop > first else 0):
@@ -672,8 +671,12 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     later: list[Action] = []
     for i in order:
         m = melds[i]
-        kind, m_rank, m_size = _kind_rank_size(m)
+        # (each field read where it is used: compiled, a meld's field is read directly,
+        # where a generator's own variable is kept in an object of its own)
+        kind = m.kind
+        m_size = m.size
         if kind == RANK_MELD:
+            m_rank = m.rank
             nats = naturals_of(hand, m_rank)
             burn = False
             if m_size >= size and len(nats) >= mr.min_size:
@@ -754,17 +757,18 @@ def _add_order(hand: list[int], melds: list[MeldLike], size: int, wilds: bool) -
     books: list[int] = []
     base: i64
     for i, m in enumerate(melds):
-        # (the meld's fields read once, an engine Meld's directly; the hand's counts
+        # (each field read where it is used: compiled, a field of either kind of meld is
+        # read directly, cheaper than a call returning the three; the hand's counts
         # indexed in machine integers)
-        kind, m_rank, m_size = _kind_rank_size(m)
+        kind = m.kind
         if kind == RANK_MELD:
-            base = (m_rank - 2) * 4
+            base = (m.rank - 2) * 4
             if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
-                if m_size >= size:
+                if m.size >= size:
                     books.append(i)
                 else:
                     order.append(i)
-        elif m_size < size and (kind == SEQUENCE or wilds):
+        elif m.size < size and (kind == SEQUENCE or wilds):
             order.append(i)
     for i in books:
         order.append(i)
@@ -896,24 +900,16 @@ def _rank_penalties(o: Obs) -> list[int]:
     size = o.settings.book_size
     penalties = [0] * 16
     for m in o.melds[o.team]:
-        kind, rank, m_size = _kind_rank_size(m)
-        if kind == RANK_MELD:
-            penalties[rank] = penalties[rank] + (250 if m_size < size else 60)
+        if m.kind == RANK_MELD:
+            rank = m.rank
+            penalties[rank] = penalties[rank] + (250 if m.size < size else 60)
     n = len(o.melds)
     if n > 1:
         for m in o.melds[(o.team + 1) % n]:
-            kind, rank, m_size = _kind_rank_size(m)
-            if kind == RANK_MELD and m_size < size:
+            if m.kind == RANK_MELD and m.size < size:
+                rank = m.rank
                 penalties[rank] = penalties[rank] + 150
     return penalties
-
-
-def _kind_rank_size(m: MeldLike) -> tuple[int, int, int]:
-    # (compiled: an engine Meld's fields are read directly; through the protocol each is
-    # looked up by name, which was a thirtieth of a heuristic hand in this function alone)
-    if isinstance(m, Meld):
-        return m.kind, m.rank, m.size
-    return m.kind, m.rank, m.size
 
 
 def discard_options(o: Obs) -> Iterator[Action]:
