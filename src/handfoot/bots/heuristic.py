@@ -271,6 +271,11 @@ def wilds_of(hand: list[int]) -> list[Card]:
     return out
 
 
+def _holds_wilds(hand: list[int]) -> bool:
+    """Whether a wild card is held (asked before the list of them is made)."""
+    return bool(hand[0] or hand[1] or hand[2] or hand[3] or hand[JOKER])
+
+
 def held_points(rules: Rules, hand: list[int]) -> int:
     held = rules.held_value
     return -sum(held[c] * k for c, k in enumerate(hand) if k)
@@ -661,7 +666,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
         return
     size = mr.book_size
     melds = o.melds[team]
-    wilds = wilds_of(hand)
+    wilds = wilds_of(hand) if _holds_wilds(hand) else []
     # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
     # the sequences and the wild-card meld extended: only melds something held can go on.
     order = _add_order(hand, melds, size, bool(wilds))
