@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from handfoot import bench_legal
-from handfoot.actions import DRAW, Action, Discard
+from handfoot.actions import DRAW, Action, AddToMeld, Discard
 from handfoot.arena import hand_seed, play, seat_bots
 from handfoot.bench import bench_preset
 from handfoot.bots import LEVELS, Bot, RandomBot, first_state, make_bot, reads_state, xorshift32
@@ -26,6 +26,8 @@ from handfoot.bots.heuristic import (
     OBS_FIELDS,
     HeuristicBot,
     Obs,
+    _books,
+    _wild_adds,
     decide,
     discard_options,
     discard_score,
@@ -33,6 +35,7 @@ from handfoot.bots.heuristic import (
     obs_from_view,
     pile_worth,
     seen_pile,
+    wilds_of,
 )
 from handfoot.cards import NUM_CARDS, WILD, parse_card, parse_cards
 from handfoot.cli import main
@@ -634,6 +637,62 @@ def test_the_heuristic_offers_every_card_held_as_a_discard_most_willingly_thrown
                 seen += 1
             game.push(cast(HeuristicBot, bots[game.actor]).choose_in(hand))
     assert seen > 50
+
+
+def _wild_adds_by_pairs(o: Obs, wilds: list[int]) -> list[tuple[int, int]]:
+    """The heuristic's wilds onto its melds as it chose them until 29 November 2026, by
+    sorting (what they do, minus the meld's size, its place, how many): a test oracle."""
+    st = o.settings
+    melds = o.melds[o.team]
+    clean_b, dirty_b, _, _ = _books(o, o.team)
+    go = o.rules.going_out
+    clean_needed = max(go.clean_books - clean_b, 0)
+    heavy = len(wilds) >= 2 or o.in_foot or go.dirty_books > dirty_b
+    open_rank = [i for i, m in enumerate(melds) if m.kind == RANK_MELD and m.size < st.book_size]
+    keep = {i for _, i in sorted((-melds[i].size, i) for i in open_rank
+                                 if melds[i].wilds == 0)[:clean_needed]}
+    scored = []
+    for i in open_rank:
+        m = melds[i]
+        room = st.max_wilds - m.wilds
+        if st.naturals_exceed_wilds:
+            room = min(room, m.naturals - m.wilds - 1)
+        need = st.book_size - m.size
+        if i in keep or room <= 0:
+            continue
+        if need <= min(room, len(wilds)):
+            scored.append((0, -m.size, i, need))
+        elif m.wilds and heavy:
+            scored.append((1, -m.size, i, 1))
+        elif heavy and m.size >= 4:
+            scored.append((2, -m.size, i, 1))
+    return [(i, k) for _, _, i, k in sorted(scored)]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_heuristic_puts_its_wilds_where_they_complete_a_book_first(name: str) -> None:
+    """At every play decision of whole hands where the team is down and wilds are held,
+    the heuristic's wilds go first where they complete a book (the largest meld first),
+    then on dirty melds, then on clean melds of four or more, never on the clean melds
+    the team still needs as clean books: the order its former sorting of tuples gave."""
+    rules = preset(name)
+    seen = 0
+    for seed in range(3):
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            hand = game.hand
+            o = obs_from_hand(hand, game.actor)
+            wilds = wilds_of(o.hand)
+            if o.phase == "play" and o.opened[o.team] and wilds:
+                clean_b, dirty_b, _, _ = _books(o, o.team)
+                adds = [(a.meld, len(a.cards)) for a in
+                        _wild_adds(o, o.melds[o.team], wilds, clean_b, dirty_b)
+                        if isinstance(a, AddToMeld)]
+                assert adds == _wild_adds_by_pairs(o, wilds)
+                seen += len(adds)
+            game.push(cast(HeuristicBot, bots[game.actor]).choose_in(hand))
+    assert seen > 10
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

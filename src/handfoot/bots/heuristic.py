@@ -804,35 +804,54 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     dirty_needed = max(go.dirty_books - dirty_b, 0)
     open_rank = [i for i, m in enumerate(melds) if m.kind == RANK_MELD and m.size < size]
     # the largest clean ones, as many as clean books are still needed (ties: the first
-    # laid; sorted by pairs, not by a key, which compiled is called through Python)
-    keep_clean = {i for _, i in sorted([(-melds[i].size, i) for i in open_rank
-                                        if melds[i].wilds == 0])[:clean_needed]}
+    # laid; sorted by pairs, not by a key, which compiled is called through Python; no
+    # list made and sorted where none is needed)
+    keep_clean: set[int] = set()
+    if clean_needed:
+        keep_clean = {i for _, i in sorted([(-melds[i].size, i) for i in open_rank
+                                            if melds[i].wilds == 0])[:clean_needed]}
     heavy = len(wilds) >= 2 or o.in_foot or dirty_needed > 0
-    scored = []
+    # Each meld's wilds, by (what they do, the meld's size from the largest, its
+    # place): a book completed, then a dirty meld grown, then a clean one of four or
+    # more made dirty; each one number, sorted (compiled, pairs of four were made and
+    # compared through Python). The number of wilds is the last part (at most a book's
+    # size), which no two melds share a key without.
+    scored: list[int] = []
+    held_wilds: i64 = len(wilds)
+    max_wilds: i64 = mr.max_wilds
+    exceed: bool = mr.naturals_exceed_wilds
+    book: i64 = size
     for i in open_rank:
         if i in keep_clean:
             continue
         m = melds[i]
-        room = mr.max_wilds - m.wilds
-        if mr.naturals_exceed_wilds:
-            room = min(room, m.naturals - m.wilds - 1)
-        need = size - m.size
+        m_wilds: i64 = m.wilds
+        m_size: i64 = m.size
+        room: i64 = max_wilds - m_wilds
+        if exceed:
+            by_naturals: i64 = m.naturals - m_wilds - 1
+            room = room if room < by_naturals else by_naturals
+        need: i64 = book - m_size
         if room <= 0:
             continue
-        if need <= min(room, len(wilds)):
-            scored.append((0, -m.size, i, need))  # completes a book
-        elif m.wilds and heavy:
-            scored.append((1, -m.size, i, 1))
-        elif heavy and m.size >= 4:
-            scored.append((2, -m.size, i, 1))
+        what: i64
+        k: i64 = 1
+        if need <= room and need <= held_wilds:
+            what, k = 0, need  # completes a book
+        elif m_wilds and heavy:
+            what = 1
+        elif heavy and m_size >= 4:
+            what = 2
+        else:
+            continue
+        scored.append(int((((what << 16) | (0xFFFF - m_size)) << 32) | (i << 8) | k))
     scored.sort()
-    for _, _, i, k in scored:
-        out.append(AddToMeld(i, tuple(wilds[:k])))
+    for key in scored:
+        out.append(AddToMeld((key >> 8) & 0xFFFFFF, tuple(wilds[:key & 0xFF])))
     # A pair with a wild, once dirty books are needed or wilds are plenty, while the
     # clean books still needed have clean melds growing toward them (a pair laid dirty
     # can no longer become one).
-    clean_growing = sum(1 for m in melds if m.kind == RANK_MELD and m.wilds == 0)
-    if heavy and clean_growing >= clean_needed:
+    if heavy and _clean_rank_melds(melds) >= clean_needed:
         hand = o.hand
         for rank in range(14, 3, -1):
             base: i64 = (rank - 2) * 4
@@ -846,6 +865,15 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
             if len(nats) == 2:
                 out.append(LayMeld((*nats, wilds[0])))
     return out
+
+
+def _clean_rank_melds(melds: list[MeldLike]) -> int:
+    """How many of the team's rank melds hold no wild card."""
+    n = 0
+    for m in melds:
+        if m.kind == RANK_MELD and m.wilds == 0:
+            n += 1
+    return n
 
 
 def going_out_options(o: Obs) -> list[Action]:
