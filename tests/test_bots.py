@@ -608,6 +608,18 @@ def test_the_heuristic_reads_the_same_from_the_seat_state_as_from_the_view(name:
     assert decisions > 300
 
 
+def _heuristic_readings(rules: Rules, seeds: range) -> Iterator[Obs]:
+    """The heuristic's reading of the game's state at every decision of whole hands of
+    heuristic players, one hand for each seed (each read before its move is played)."""
+    for seed in seeds:
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic",), seed)
+        while not game.results:
+            hand = game.hand
+            yield obs_from_hand(hand, game.actor)
+            game.push(cast(HeuristicBot, bots[game.actor]).choose_in(hand))
+
+
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_heuristic_offers_every_card_held_as_a_discard_most_willingly_thrown_first(
         name: str) -> None:
@@ -615,27 +627,20 @@ def test_the_heuristic_offers_every_card_held_as_a_discard_most_willingly_thrown
     held, once each, by :func:`discard_score` from the highest (ties: the lower card):
     the best found in one pass, the rest ranked after it. Each score is a whole or half
     number, and a 3 goes before any other card, a wild after every natural."""
-    rules = preset(name)
     seen = 0
-    for seed in range(2):
-        game = Game(rules, seed)
-        bots = seat_bots(rules, ("heuristic",), seed)
-        while not game.results:
-            hand = game.hand
-            o = obs_from_hand(hand, game.actor)
-            if o.phase == "play" and o.hand_len:
-                held = [c for c in range(NUM_CARDS) if o.hand[c]]
-                scores = {c: discard_score(o, c) for c in held}
-                assert all((2 * s).is_integer() for s in scores.values())
-                order = [cast(Discard, a).card for a in discard_options(o)]
-                assert order == sorted(held, key=lambda c: (-scores[c], c))
-                threes = [c for c in held if 4 <= c < 8]
-                wilds = [c for c in held if WILD[c]]
-                assert order[:len(threes)] == sorted(threes, key=lambda c: (-scores[c], c))
-                assert order[len(order) - len(wilds):] == sorted(
-                    wilds, key=lambda c: (-scores[c], c))
-                seen += 1
-            game.push(cast(HeuristicBot, bots[game.actor]).choose_in(hand))
+    for o in _heuristic_readings(preset(name), range(2)):
+        if o.phase == "play" and o.hand_len:
+            held = [c for c in range(NUM_CARDS) if o.hand[c]]
+            scores = {c: discard_score(o, c) for c in held}
+            assert all((2 * s).is_integer() for s in scores.values())
+            order = [cast(Discard, a).card for a in discard_options(o)]
+            assert order == sorted(held, key=lambda c: (-scores[c], c))
+            threes = [c for c in held if 4 <= c < 8]
+            wilds = [c for c in held if WILD[c]]
+            assert order[:len(threes)] == sorted(threes, key=lambda c: (-scores[c], c))
+            assert order[len(order) - len(wilds):] == sorted(
+                wilds, key=lambda c: (-scores[c], c))
+            seen += 1
     assert seen > 50
 
 
@@ -675,23 +680,16 @@ def test_the_heuristic_puts_its_wilds_where_they_complete_a_book_first(name: str
     the heuristic's wilds go first where they complete a book (the largest meld first),
     then on dirty melds, then on clean melds of four or more, never on the clean melds
     the team still needs as clean books: the order its former sorting of tuples gave."""
-    rules = preset(name)
     seen = 0
-    for seed in range(3):
-        game = Game(rules, seed)
-        bots = seat_bots(rules, ("heuristic",), seed)
-        while not game.results:
-            hand = game.hand
-            o = obs_from_hand(hand, game.actor)
-            wilds = wilds_of(o.hand)
-            if o.phase == "play" and o.opened[o.team] and wilds:
-                clean_b, dirty_b, _, _ = _books(o, o.team)
-                adds = [(a.meld, len(a.cards)) for a in
-                        _wild_adds(o, o.melds[o.team], wilds, clean_b, dirty_b)
-                        if isinstance(a, AddToMeld)]
-                assert adds == _wild_adds_by_pairs(o, wilds)
-                seen += len(adds)
-            game.push(cast(HeuristicBot, bots[game.actor]).choose_in(hand))
+    for o in _heuristic_readings(preset(name), range(3)):
+        wilds = wilds_of(o.hand)
+        if o.phase == "play" and o.opened[o.team] and wilds:
+            clean_b, dirty_b, _, _ = _books(o, o.team)
+            adds = [(a.meld, len(a.cards)) for a in
+                    _wild_adds(o, o.melds[o.team], wilds, clean_b, dirty_b)
+                    if isinstance(a, AddToMeld)]
+            assert adds == _wild_adds_by_pairs(o, wilds)
+            seen += len(adds)
     assert seen > 10
 
 
