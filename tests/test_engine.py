@@ -221,6 +221,52 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
     assert blocked == {True, False}  # some moves would let the player go out, some not
 
 
+def test_the_card_a_play_would_leave_is_told_unmeldable_without_a_copy() -> None:
+    """A player in the foot whose play would leave one card may have it only if it can
+    be melded to go out: a copy with the play carried out is asked of each meld it is the
+    right kind of card for. Where it is the right kind for none of the team's melds as
+    they would be (a meld's kind, rank and suit do not change as cards are added), that
+    is told without the copy (:meth:`CheckedHand._no_meld_takes_last`): for every card
+    held added to every meld and every new meld listed, legal or not, that leaves one card,
+    through whole hands, it is the copy's own answer, and then the copy would find no
+    meld to go out on."""
+    from handfoot.actions import AddToMeld, LayMeld
+    from handfoot.arena import seat_bots
+    from handfoot.engine.checks import may_go_on
+    from handfoot.game import Game
+
+    told = set()
+    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
+        rules = preset(name)
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic", "random"), seed)
+        while not game.results:
+            hand = game.hand
+            p = hand.actor
+            team = hand.team_of[p]
+            if hand.in_foot[p] and hand.opened[team] and hand.phase.name == "PLAY":
+                moves: list[AddToMeld | LayMeld] = [
+                    a for a in hand.legal_actions() if isinstance(a, LayMeld)]
+                moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
+                          for c in range(NUM_CARDS) if hand.hands[p][c]]
+                for action in moves:
+                    if hand.hand_len[p] - len(action.cards) != 1:
+                        continue
+                    before = snapshot(hand)
+                    none = hand._no_meld_takes_last(p, action)
+                    assert snapshot(hand) == before
+                    after = hand.trial()
+                    after.push(action)
+                    last = next(c for c in range(NUM_CARDS) if after.hands[p][c])
+                    assert none == (not any(may_go_on(m, last) for m in after.melds[team]))
+                    if none:
+                        assert not after._last_card_goes_out(p)
+                    told.add(none)
+            seat = game.actor
+            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+    assert told == {True, False}  # some cards left could go on a meld, some could not
+
+
 def test_a_meld_s_book_is_the_one_it_counts_as() -> None:
     """:func:`book_index` tells which of :func:`count_books`'s four counts a meld adds
     to (none until it is a book): a dirty book has a wild card, a clean one none."""

@@ -377,8 +377,10 @@ class CheckedHand(HandState):
         if not isinstance(action, TakePile):
             if after is None:
                 assert action is not None
-                after = self._after(action)
-            if after._last_card_goes_out(seat):
+                # (no copy made where no meld could take the card left at all)
+                if not self._no_meld_takes_last(seat, action):
+                    after = self._after(action)
+            if after is not None and after._last_card_goes_out(seat):
                 return  # the last card can be melded to go out
         if why:
             raise CannotGoOut("Keep at least two cards, one to discard and one to hold, "
@@ -393,6 +395,38 @@ class CheckedHand(HandState):
         # partner's answer: the answer given this turn is what counts.
         after.permission = self.permission
         return after
+
+    def _no_meld_takes_last(self, seat: int, action: Action) -> bool:
+        """Whether, once ``seat`` has made the meld or the addition ``action`` (leaving
+        it one card), that card is the right kind of card (:func:`may_go_on`) for none of
+        its team's melds as they would then be: what :meth:`_last_card_goes_out` asks
+        first of each, told without a copy of the state. A meld's kind, rank and suit
+        do not change as cards are added; the one meld a play makes is the only new one.
+        False for any other action (asked of a copy)."""
+        lays = False  # (a new meld made)
+        if isinstance(action, AddToMeld):
+            cards = action.cards
+        elif isinstance(action, LayMeld):
+            lays, cards = True, action.cards
+        else:
+            return False
+        hand = self.hands[seat]
+        last = -1
+        for c in range(NUM_CARDS):
+            n = hand[c]
+            if n:
+                for d in cards:
+                    if d == c:
+                        n -= 1
+                if n > 0:
+                    last = c
+                    break
+        if last < 0:
+            return False
+        for m in self.melds[self.team_of[seat]]:
+            if may_go_on(m, last):
+                return False
+        return not lays or not may_go_on(self._meld_of(list(cards)), last)
 
     def _last_card_goes_out(self, seat: int) -> bool:
         """Whether the one card ``seat`` holds can be added to a meld to go out (only
