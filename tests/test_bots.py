@@ -34,6 +34,7 @@ from handfoot.bots.heuristic import (
     obs_from_hand,
     obs_from_view,
     pile_worth,
+    play_options,
     seen_pile,
     wilds_of,
 )
@@ -635,6 +636,9 @@ def test_the_heuristic_offers_every_card_held_as_a_discard_most_willingly_thrown
             assert all((2 * s).is_integer() for s in scores.values())
             order = [cast(Discard, a).card for a in discard_options(o)]
             assert order == sorted(held, key=lambda c: (-scores[c], c))
+            # and they end the play's wishes, in that order
+            assert [a.card for a in play_options(o, lambda a: True)
+                    if isinstance(a, Discard)] == order
             threes = [c for c in held if 4 <= c < 8]
             wilds = [c for c in held if WILD[c]]
             assert order[:len(threes)] == sorted(threes, key=lambda c: (-scores[c], c))

@@ -661,63 +661,68 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
                 # In the foot the last cards may have to stay: try without the smallest.
                 smaller = sorted(plan, key=len)[1:]
                 yield (LayDown(tuple(tuple(m) for m in smaller)))
-        yield from (going_out_options(o))
-        yield from (discard_options(o))
-        return
-    size = mr.book_size
-    melds = o.melds[team]
-    wilds = wilds_of(hand) if _holds_wilds(hand) else []
-    # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
-    # the sequences and the wild-card meld extended: only melds something held can go on.
-    order = _add_order(hand, melds, size, bool(wilds))
-    # Naturals enough for a new meld of a rank whose book is finished make a second
-    # book rather than burn on the first (where the rules let a new meld of it start).
-    open_ranks: set[int] | None = None
-    later: list[Action] = []
-    for i in order:
-        m = melds[i]
-        # (each field read where it is used: compiled, a meld's field is read directly,
-        # where a generator's own variable is kept in an object of its own)
-        kind = m.kind
-        m_size = m.size
-        if kind == RANK_MELD:
-            m_rank = m.rank
-            nats = naturals_of(hand, m_rank)
-            burn = False
-            if m_size >= size and len(nats) >= mr.min_size:
-                if open_ranks is None:
-                    open_ranks = {x.rank for x in melds if x.kind == RANK_MELD and x.size < size}
-                burn = m_rank not in open_ranks
-            for k in range(len(nats), 0, -1):
-                if burn:
-                    later.append(AddToMeld(i, tuple(nats[:k])))
-                else:
-                    yield (AddToMeld(i, tuple(nats[:k])))
-        elif kind == SEQUENCE and m_size < size:
-            for c in _sequence_extension(hand, m, size):
-                yield (AddToMeld(i, (c,)))
-        elif kind == WILD_MELD and m_size < size and wilds:
-            k = min(len(wilds), size - m_size)
-            yield (AddToMeld(i, tuple(wilds[:k])))
-            if k > 1:
-                yield (AddToMeld(i, (wilds[0],)))
-    # 2. New clean melds.
-    yield from _new_clean_melds(hand, mr)
-    yield from later
-    # 3. Sequences.
-    if mr.sequences:
-        yield from _new_sequences(hand, mr)
-    # 4. A wild-card meld.
-    clean_b, dirty_b, wild_b, _ = _books(o, team)
-    go = rules.going_out
-    if mr.wild_melds and len(wilds) >= mr.min_size and (
-            wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
-        yield LayMeld(tuple(wilds[:size]))
-    # 5. Wilds on melds not needed as clean books.
-    if wilds:
-        yield from (_wild_adds(o, melds, wilds, clean_b, dirty_b))
+    else:
+        size = mr.book_size
+        melds = o.melds[team]
+        wilds = wilds_of(hand) if _holds_wilds(hand) else []
+        # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
+        # the sequences and the wild-card meld extended: only melds something held can go on.
+        order = _add_order(hand, melds, size, bool(wilds))
+        # Naturals enough for a new meld of a rank whose book is finished make a second
+        # book rather than burn on the first (where the rules let a new meld of it start).
+        open_ranks: set[int] | None = None
+        later: list[Action] = []
+        for i in order:
+            m = melds[i]
+            # (each field read where it is used: compiled, a meld's field is read directly,
+            # where a generator's own variable is kept in an object of its own)
+            kind = m.kind
+            m_size = m.size
+            if kind == RANK_MELD:
+                m_rank = m.rank
+                nats = naturals_of(hand, m_rank)
+                burn = False
+                if m_size >= size and len(nats) >= mr.min_size:
+                    if open_ranks is None:
+                        open_ranks = {x.rank for x in melds
+                                      if x.kind == RANK_MELD and x.size < size}
+                    burn = m_rank not in open_ranks
+                for k in range(len(nats), 0, -1):
+                    if burn:
+                        later.append(AddToMeld(i, tuple(nats[:k])))
+                    else:
+                        yield (AddToMeld(i, tuple(nats[:k])))
+            elif kind == SEQUENCE and m_size < size:
+                for c in _sequence_extension(hand, m, size):
+                    yield (AddToMeld(i, (c,)))
+            elif kind == WILD_MELD and m_size < size and wilds:
+                k = min(len(wilds), size - m_size)
+                yield (AddToMeld(i, tuple(wilds[:k])))
+                if k > 1:
+                    yield (AddToMeld(i, (wilds[0],)))
+        # 2. New clean melds.
+        yield from _new_clean_melds(hand, mr)
+        yield from later
+        # 3. Sequences.
+        if mr.sequences:
+            yield from _new_sequences(hand, mr)
+        # 4. A wild-card meld.
+        clean_b, dirty_b, wild_b, _ = _books(o, team)
+        go = rules.going_out
+        if mr.wild_melds and len(wilds) >= mr.min_size and (
+                wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
+            yield LayMeld(tuple(wilds[:size]))
+        # 5. Wilds on melds not needed as clean books.
+        if wilds:
+            yield from (_wild_adds(o, melds, wilds, clean_b, dirty_b))
     yield from (going_out_options(o))
-    yield from (discard_options(o))
+    # The discards, the best first (as :func:`discard_options`, here without a second
+    # generator: compiled, one made, driven and freed at each discard cost more).
+    ranks = _rank_penalties(o)
+    best = _best_discard(o, ranks)
+    if best >= 0:
+        yield DISCARDS[best]
+        yield from _discards_left(o, ranks, best)
 
 
 def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
@@ -956,11 +961,15 @@ def discard_options(o: Obs) -> Iterator[Action]:
     if best < 0:
         return
     yield DISCARDS[best]
+    yield from _discards_left(o, ranks, best)
+
+
+def _discards_left(o: Obs, ranks: list[int], best: i64) -> list[Action]:
+    """Every card held but ``best``, the most willingly thrown first (ties: the lower)."""
     rest = [(-_twice_discard_score(o, c, ranks), c) for c in range(NUM_CARDS)
             if o.hand[c] and c != best]
     rest.sort()
-    for _, c in rest:
-        yield DISCARDS[c]
+    return [DISCARDS[c] for _, c in rest]
 
 
 def _best_discard(o: Obs, ranks: list[int]) -> i64:
