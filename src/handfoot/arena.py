@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from mypy_extensions import mypyc_attr
 
+from handfoot.actions import Action
 from handfoot.bots import Bot, RandomBot, make_bot, reads_state
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.game import Game, HandResult
@@ -56,7 +57,8 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     views = [bot.uses_view for bot in bots]
     states = [reads_state(bot) for bot in bots]
     # (the random player is given the engine's own list and the turn: the same choice,
-    # without a LegalActions made and freed at each of its moves)
+    # without a LegalActions made and freed at each of its moves, and with the discards
+    # as bits, only the one chosen made: Hand.moves_and_discards)
     randoms = [type(bot) is RandomBot for bot in bots]
     # (and the heuristic decides in the game's own state, from what its seat may see,
     # without a seat copy: HeuristicBot.choose_in)
@@ -74,8 +76,10 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
             continue
         bot = players[seat]
         if randoms[seat]:
-            action = cast(RandomBot, bot).choose_listed(
-                hand.legal_actions(), hand.hand_number, hand.turn_number, hand.laying_out())
+            moves: list[Action] = []
+            discards, at = hand.moves_and_discards(moves)
+            action = cast(RandomBot, bot).choose_split(
+                moves, discards, at, hand.hand_number, hand.turn_number, hand.laying_out())
             game.push(action)  # one of the moves listed, each legal (tested)
         elif heuristics[seat]:
             action = cast(HeuristicBot, bot).choose_in(hand)

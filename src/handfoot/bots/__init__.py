@@ -13,7 +13,7 @@ from typing import Final, Protocol
 from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
-from handfoot.engine.moves import LegalActions
+from handfoot.engine.moves import LegalActions, add_discards, count_discards, nth_discard
 from handfoot.views import View
 
 
@@ -112,21 +112,32 @@ class RandomBot:
                 return legal[self._below(n)]
         return self._choose_among(list(legal))
 
-    def choose_listed(self, moves: list[Action], hand_number: int, turn_number: int,
-                      laying_out: bool) -> Action:
-        """:meth:`choose`, given the moves as the engine lists them
-        (:meth:`~handfoot.engine.moves.Hand.legal_actions`, which this never changes),
-        the hand's and the turn's numbers, and whether the team has melds laid out for
-        its opening, by a caller that lists them itself (the arena): the same choice,
+    def choose_split(self, moves: list[Action], discards: i64, at: i64, hand_number: int,
+                     turn_number: int, laying_out: bool) -> Action:
+        """:meth:`choose`, given the moves as the engine lists them for a caller that
+        takes one by its place (:meth:`~handfoot.engine.moves.Hand.moves_and_discards`:
+        the moves but the discards, the discards as bits and where they stand), the
+        hand's and the turn's numbers, and whether the team has melds laid out for its
+        opening, by a caller that lists them itself (the arena): the same choice,
         drawing the same numbers, without a :class:`LegalActions` made and freed at
-        every move."""
+        every move, nor the discards made but the one chosen. ``moves`` is left as it
+        was."""
         self._in_turn(hand_number, turn_number)
         if not self._gave_up and not laying_out:
-            n = len(moves)
+            held = count_discards(discards)
+            n = len(moves) + held
             if n == 1:
-                return moves[0]
-            return moves[self._below(n)]
-        return self._choose_among(moves)
+                return moves[0] if moves else nth_discard(discards, 0)
+            r: i64 = self._below(n)
+            if r < at:
+                return moves[r]
+            if r < at + held:
+                return nth_discard(discards, r - at)
+            return moves[r - held]
+        whole = list(moves)
+        if discards:
+            add_discards(whole, discards, at)
+        return self._choose_among(whole)
 
     def _in_turn(self, hand_number: int, turn_number: int) -> None:
         """A new turn: it has not given up laying out in it."""

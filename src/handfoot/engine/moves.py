@@ -171,6 +171,40 @@ def _discards_of(cards: i64, out: list[Action]) -> None:
         c += 4
 
 
+def add_discards(out: list[Action], cards: i64, at: i64) -> None:
+    """Put the discards of :meth:`Hand.moves_and_discards` (``cards``, as bits) into its
+    list ``out`` where they stand (``at``)."""
+    if at == len(out):
+        _discards_of(cards, out)
+    else:
+        before: list[Action] = []
+        _discards_of(cards, before)
+        out[at:at] = before
+
+
+def count_discards(cards: i64) -> i64:
+    """How many discards the bits ``cards`` stand for (one a bit set)."""
+    n: i64 = 0
+    while cards:
+        cards &= cards - 1
+        n += 1
+    return n
+
+
+def nth_discard(cards: i64, n: i64) -> Action:
+    """The ``n``-th discard (from 0) of those the bits ``cards`` stand for, in the order
+    they are listed: lowest card first."""
+    c: i64 = 0
+    while cards:
+        if cards & 1:
+            if n == 0:
+                return _DISCARDS[c]
+            n -= 1
+        cards >>= 1
+        c += 1
+    raise IndexError("fewer discards than that")
+
+
 def naturals_by_class(classes: tuple[tuple[Card, ...], ...], hand: list[int]
                       ) -> list[list[Card]]:
     """The naturals of a rank held, one list per class (``classes``: the rank's, from
@@ -320,23 +354,39 @@ class Hand(CheckedHand):
     def legal_actions(self) -> list[Action]:
         """Every legal move now (one meld or one card at a time), with interchangeable
         cards listed once."""
+        out: list[Action] = []
+        disc, at = self.moves_and_discards(out)
+        if disc:
+            add_discards(out, disc, at)
+        return out
+
+    def moves_and_discards(self, out: list[Action]) -> tuple[i64, i64]:
+        """:meth:`legal_actions` put into ``out``, but for the discards where the cards'
+        classes are the usual ones (or every natural its own): those are returned as
+        bits, bit c for a discard of card c (0 for none), with the place in ``out`` where
+        they stand in the list, lowest card first (:func:`add_discards` puts them there).
+        For a caller that takes one move of the list by its place (the random player):
+        the discards need not be made to be counted (:func:`count_discards`) or taken
+        (:func:`nth_discard`)."""
         phase = self.phase
         if phase == _OVER:
-            return []
+            return 0, 0
         if phase == _CHOOSE:
-            return list(_CHOICES)
+            out.extend(_CHOICES)
+            return 0, 0
         if phase == _ASK:
-            return list(_ANSWERS)
+            out.extend(_ANSWERS)
+            return 0, 0
         p = self.actor
         team = self.team_of[p]
         opened = self.opened[team]
         staging = not opened and bool(self.melds[team])
         if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
-            return [PICK_UP_FOOT]
+            out.append(PICK_UP_FOOT)
+            return 0, 0
         # The first move always moves the turn on (so a player that takes the first
         # never lays out and takes back for ever): drawing, going down or taking the
         # last meld laid out back, melding once the team is down, else a discard.
-        out: list[Action] = []
         if phase == _DRAW:
             if staging:
                 out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
@@ -350,13 +400,13 @@ class Hand(CheckedHand):
                 self._pile_moves(p, out)
                 if not opened and self.settings.pile_with_opening:
                     self._meld_moves(p, team, False, out)
-            return out
+            return 0, 0
         if staging:
             if self.may_go_down():
                 out.append(GO_DOWN)
             out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
             self._meld_moves(p, team, False, out)
-            return out
+            return 0, 0
         # Where the cards' classes are the usual ones (or every natural its own), the
         # discards are gathered by the melds' own pass over the hand (see
         # :meth:`_meld_moves`), not by a pass of their own.
@@ -365,34 +415,31 @@ class Hand(CheckedHand):
         disc: i64 = 0
         if opened:
             disc = self._meld_moves(p, team, True, out, gather)
-        if (st.ask_partner and not self.asked
-                and self.in_foot[p] and self.is_legal(ASK)):
+        # (asked to go out only where the team has the books to: the words of what it
+        # lacks are kept for the table, where the full check would make a refusal)
+        if (st.ask_partner and not self.asked and self.in_foot[p]
+                and not self.books_missing(team) and self.is_legal(ASK)):
             out.append(ASK)
         go_out = self.must_go_out(p)
         if (self.may_end_turn or self._stuck(p)) and not go_out:
             out.append(END_TURN)
-        hand = self.hands[p]
         if self.in_foot[p] and self.hand_len[p] == 1 \
                 and not self._fits_emptying(p, 1, by_discard=True):
             if not opened:
                 self._meld_moves(p, team, False, out)
-            return out
+            return 0, 0
         if not gather:
             if not go_out:
-                _discards(hand, st.card_class, out)
+                _discards(self.hands[p], st.card_class, out)
             if not opened:
                 self._meld_moves(p, team, False, out)
-        elif opened:
-            if not go_out:
-                _discards_of(disc, out)
-        else:  # the discards before the melds, as above
-            mark = len(out)
-            disc = self._meld_moves(p, team, False, out, True)
-            if not go_out:
-                before: list[Action] = []
-                _discards_of(disc, before)
-                out[mark:mark] = before
-        return out
+            return 0, 0
+        if opened:
+            return (0 if go_out else disc), len(out)
+        # the discards before the melds, as above
+        mark = len(out)
+        disc = self._meld_moves(p, team, False, out, True)
+        return (0 if go_out else disc), mark
 
     def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action],
                     gather: bool = False) -> i64:
