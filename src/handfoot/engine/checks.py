@@ -714,12 +714,17 @@ class CheckedHand(HandState):
                 return BadMeld("While your wild-card meld is open, no wild may go on another meld.")
             self._check_held(shown, hand)
             given = len(shown)
-        else:
-            if opened:
-                pending = Pending()
-                self._check_melds(team, [(top, *shown)], pending)
-            else:  # the top card's meld, the melds laid out and any given here: the opening
-                pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
+        elif opened:
+            # One new meld, checked alone against the team's kept table (as
+            # :meth:`_check_melds` checks one), and the cards shown held: no pending
+            # lay-down, whose counts of every card were made and read at each check
+            kept = self.table_counts(team)
+            self._check_new_meld(team, (top, *shown), kept.open_ranks, kept.book_ranks,
+                                 kept.wild_open, False)
+            self._check_held(shown, hand)
+            given = len(shown)
+        else:  # the top card's meld, the melds laid out and any given here: the opening
+            pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
             used = pending.used
             used[top] = used[top] - 1  # the top card comes from the pile, not the hand
             given = _given(used, hand)
