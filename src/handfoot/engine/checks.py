@@ -310,9 +310,21 @@ class CheckedHand(HandState):
                 points += values[c]
         return points >= self.minimums[team] and self.is_legal(GO_DOWN)
 
+    def opening_met(self, team: int, value: int, clean: int, dirty: int,
+                    books: int) -> bool:
+        """Whether melds of these totals (their points, their clean and their dirty melds
+        of a rank, their complete books) make an opening for ``team``: the minimum, and
+        what the rules say an opening must hold."""
+        st = self.settings
+        return (value >= self.minimums[team] and clean >= st.opening_clean
+                and dirty >= st.opening_dirty and books >= st.opening_books)
+
     def _opening_refusal(self, team: int, pending: Pending) -> OpeningTooLow | None:
         """Why these melds do not make an opening (the minimum, the clean and dirty melds
         and the books it must hold), or None."""
+        if self.opening_met(team, pending.value, pending.clean, pending.dirty,
+                            pending.books):
+            return None
         o = self.rules.opening
         minimum = self.minimums[team]
         if pending.value < minimum:

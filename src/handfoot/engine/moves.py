@@ -860,7 +860,37 @@ class Hand(CheckedHand):
             shows.append(())
         first, stop = st.take_span(self.rules, len(self.pile))
         in_foot = self.in_foot[p]
+        # Before the team has opened, taking the pile is its opening: where the melds
+        # laid out and the top card's meld do not make one (their points, their clean
+        # and dirty melds and their books: :meth:`opening_met`, which the check asks of
+        # them too), nothing more need be asked.
+        team = self.team_of[p]
+        opening = not self.opened[team]
+        value = clean = dirty = books = 0
+        size = st.book_size
+        values = st.card_value
+        if opening:
+            value = values[top]
+            for m in self.melds[team]:
+                for c in m.cards:
+                    value += values[c]
+                if m.kind == RANK_MELD:
+                    if m.wilds:
+                        dirty += 1
+                    else:
+                        clean += 1
+                if m.size >= size:
+                    books += 1
         for shown in shows:
+            if opening:  # the top card's meld: of its rank, clean unless a wild is shown
+                given = 0
+                wild = 0
+                for c in shown:
+                    given += values[c]
+                    wild |= WILD[c]
+                if not self.opening_met(team, value + given, clean + (1 - wild),
+                                        dirty + wild, books + (len(shown) + 1 >= size)):
+                    continue
             # The count matters only to the emptying rule: a larger count keeps more cards.
             if not self.is_legal(_take(shown, stop - 1)):
                 continue

@@ -54,6 +54,12 @@ class Settings:
         self.sequences: bool = m.sequences
         self.wild_melds: bool = m.wild_melds
         self.wild_meld_blocks_wilds: bool = m.wild_meld_blocks_wilds
+        o = rules.opening
+        #: what an opening must hold besides its points (``opening``): clean melds and
+        #: dirty melds of a rank, and complete books
+        self.opening_clean: int = o.clean_melds
+        self.opening_dirty: int = o.dirty_melds
+        self.opening_books: int = o.books
         black = rules.threes.black_melded
         #: black 3s are melded at all (``threes.black_melded`` is not "never")
         self.black_melded: bool = black != "never"
