@@ -51,7 +51,7 @@ from handfoot.engine import (
     Phase,
 )
 from handfoot.engine.deal import below, shuffle
-from handfoot.engine.moves import add_discards, count_discards
+from handfoot.engine.moves import add_discards, count_discards, nth_discard
 from handfoot.game import Game, HandResult
 from handfoot.rules import MAX_DECKS, MAX_HAND_SIZE, PRESET_NAMES, Rules, preset
 from handfoot.views import View, seat_view
@@ -236,6 +236,25 @@ def test_the_random_player_chooses_the_same_without_a_seat_copy(name: str) -> No
         assert played.results[0].actions == game.results[0].actions
         assert played.results[0].scores == game.results[0].scores
     assert decisions > 400 and laid_out > 0 and split_discards > 400
+
+
+@given(st.integers(min_value=0, max_value=(1 << NUM_CARDS) - 1))
+def test_the_discards_left_as_bits_are_counted_and_taken_in_the_list_s_order(
+        cards: int) -> None:
+    """The random player counts and takes the discards the listing left as bits (one a
+    card held) without the list made: the n-th is the list's n-th, lowest card first,
+    and there are as many as the list holds; for the listing's list wherever it stands."""
+    listed: list[Action] = []
+    add_discards(listed, cards, 0)
+    assert count_discards(cards) == len(listed) == bin(cards).count("1")
+    assert [nth_discard(cards, i) for i in range(len(listed))] == listed
+    assert [cast(Discard, a).card for a in listed] == [
+        c for c in range(NUM_CARDS) if cards >> c & 1]
+    with pytest.raises(IndexError):
+        nth_discard(cards, len(listed))
+    around: list[Action] = [DRAW, DRAW]
+    add_discards(around, cards, 1)
+    assert around == [DRAW, *listed, DRAW]
 
 
 def test_the_random_player_s_generator_draws_uniformly_and_the_same_everywhere() -> None:

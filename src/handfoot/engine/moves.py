@@ -196,12 +196,25 @@ def nth_discard(cards: i64, n: i64) -> Action:
     they are listed: lowest card first."""
     c: i64 = 0
     while cards:
-        if cards & 1:
-            if n == 0:
-                return _DISCARDS[c]
-            n -= 1
-        cards >>= 1
-        c += 1
+        if cards & 15:  # (four cards at a time, as :func:`_discards_of`)
+            if cards & 1:
+                if n == 0:
+                    return _DISCARDS[c]
+                n -= 1
+            if cards & 2:
+                if n == 0:
+                    return _DISCARDS[c + 1]
+                n -= 1
+            if cards & 4:
+                if n == 0:
+                    return _DISCARDS[c + 2]
+                n -= 1
+            if cards & 8:
+                if n == 0:
+                    return _DISCARDS[c + 3]
+                n -= 1
+        cards >>= 4
+        c += 4
     raise IndexError("fewer discards than that")
 
 
