@@ -229,13 +229,16 @@ def test_the_card_a_play_would_leave_is_told_unmeldable_without_a_copy() -> None
     is told without the copy (:meth:`CheckedHand._no_meld_takes_last`): for every card
     held added to every meld and every new meld listed, legal or not, that leaves one card,
     through whole hands, it is the copy's own answer, and then the copy would find no
-    meld to go out on."""
+    meld to go out on. Where the partners or the partner's answer keep the player from
+    going out whatever meld the card went on, the copy asks no meld
+    (:meth:`HandState.partners_block_out`): its answer is still each meld's own check."""
     from handfoot.actions import AddToMeld, LayMeld
     from handfoot.arena import seat_bots
     from handfoot.engine.checks import may_go_on
     from handfoot.game import Game
 
     told = set()
+    kept_back = set()
     for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
         rules = preset(name)
         game = Game(rules, seed)
@@ -257,14 +260,23 @@ def test_the_card_a_play_would_leave_is_told_unmeldable_without_a_copy() -> None
                     assert snapshot(hand) == before
                     after = hand.trial()
                     after.push(action)
+                    after.permission = hand.permission  # (as the emptying rule's copy)
                     last = next(c for c in range(NUM_CARDS) if after.hands[p][c])
                     assert none == (not any(may_go_on(m, last) for m in after.melds[team]))
                     if none:
                         assert not after._last_card_goes_out(p)
                     told.add(none)
+                    # Whatever meld it could go on, the partners or the partner's answer
+                    # may keep the player from going out: then no meld is asked. The
+                    # answer is the one each meld's own check gives.
+                    assert after._last_card_goes_out(p) == any(
+                        may_go_on(m, last) and after.is_legal(AddToMeld(i, (last,)))
+                        for i, m in enumerate(after.melds[team]))
+                    kept_back.add(after.partners_block_out(p) is not None)
             seat = game.actor
             game.apply(bots[seat].choose(None, game.legal_actions()), seat)
     assert told == {True, False}  # some cards left could go on a meld, some could not
+    assert kept_back == {True, False}  # the partners kept some from going out, not all
 
 
 def test_a_meld_s_book_is_the_one_it_counts_as() -> None:

@@ -443,6 +443,8 @@ class CheckedHand(HandState):
     def _last_card_goes_out(self, seat: int) -> bool:
         """Whether the one card ``seat`` holds can be added to a meld to go out (only
         the melds it is the right kind of card for are checked in full)."""
+        if self.partners_block_out(seat):
+            return False  # (whatever meld it went on: the partners, or the answer)
         last = next(c for c in range(NUM_CARDS) if self.hands[seat][c])
         team = self.team_of[seat]
         return any(may_go_on(m, last) and self.is_legal(AddToMeld(i, (last,)))

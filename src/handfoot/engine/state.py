@@ -471,6 +471,11 @@ class HandState:
         """:meth:`go_out_blocker` of a player in the foot whose team lacks ``missing``."""
         if missing:
             return f"your team needs {missing}"
+        return self.partners_block_out(seat)
+
+    def partners_block_out(self, seat: int) -> str | None:
+        """What keeps a player in the foot from going out whatever the team's books: the
+        partners (:meth:`partners_missing`) or the partner's answer, in words; or None."""
         partners = self.partners_missing(seat)
         if partners:
             return partners
