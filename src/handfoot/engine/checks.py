@@ -442,13 +442,24 @@ class CheckedHand(HandState):
 
     def _last_card_goes_out(self, seat: int) -> bool:
         """Whether the one card ``seat`` holds can be added to a meld to go out (only
-        the melds it is the right kind of card for are checked in full)."""
+        the melds it is the right kind of card for are checked in full, and of those,
+        where the emptying rule asks it, only those after which the team's books let it
+        go out: what that rule asks first, counted without a copy)."""
         if self.partners_block_out(seat):
             return False  # (whatever meld it went on: the partners, or the answer)
         last = next(c for c in range(NUM_CARDS) if self.hands[seat][c])
         team = self.team_of[seat]
-        return any(may_go_on(m, last) and self.is_legal(AddToMeld(i, (last,)))
-                   for i, m in enumerate(self.melds[team]))
+        # (the rule applies to a player in the foot of a team that has gone down)
+        asked = self.in_foot[seat] and self.opened[team]
+        for i, m in enumerate(self.melds[team]):
+            if not may_go_on(m, last):
+                continue
+            add = AddToMeld(i, (last,))
+            if asked and self.go_out_blocker_after(seat, add):
+                continue
+            if self.is_legal(add):
+                return True
+        return False
 
     def _fits_emptying(self, seat: int, used: int, by_discard: bool = False,
                        action: Action | None = None) -> bool:
