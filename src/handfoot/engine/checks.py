@@ -298,17 +298,33 @@ class CheckedHand(HandState):
         return meld
 
     def may_go_down(self) -> bool:
-        """Whether the player to act may go down now with the melds laid out. The melds'
-        points are counted first: below the opening minimum nothing more need be asked
-        (the full check, :meth:`refusal` of going down, checks the melds again together,
-        and the minimum with them)."""
+        """Whether the player to act may go down now with the melds laid out. What they
+        hold is counted first: where it makes no opening (:meth:`opening_met`) nothing
+        more need be asked (the full check, :meth:`refusal` of going down, checks the
+        melds again together, and the opening with them)."""
         team = self.team_of[self.actor]
-        values = self.settings.card_value
-        points = 0
+        value, clean, dirty, books = self.laid_out(team)
+        return self.opening_met(team, value, clean, dirty, books) and self.is_legal(GO_DOWN)
+
+    def laid_out(self, team: int) -> tuple[int, int, int, int]:
+        """What the team's melds laid out for its opening hold, as :meth:`opening_met`
+        counts it: their points, their clean and their dirty melds of a rank, and their
+        complete books."""
+        st = self.settings
+        values = st.card_value
+        size = st.book_size
+        value = clean = dirty = books = 0
         for m in self.melds[team]:
             for c in m.cards:
-                points += values[c]
-        return points >= self.minimums[team] and self.is_legal(GO_DOWN)
+                value += values[c]
+            if m.kind == RANK_MELD:
+                if m.wilds:
+                    dirty += 1
+                else:
+                    clean += 1
+            if m.size >= size:
+                books += 1
+        return value, clean, dirty, books
 
     def opening_met(self, team: int, value: int, clean: int, dirty: int,
                     books: int) -> bool:

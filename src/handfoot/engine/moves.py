@@ -447,12 +447,14 @@ class Hand(CheckedHand):
             if not opened:
                 self._meld_moves(p, team, False, out)
             return 0, 0
-        if opened:
-            return (0 if go_out else disc), len(out)
-        # the discards before the melds, as above
-        mark = len(out)
-        disc = self._meld_moves(p, team, False, out, True)
-        return (0 if go_out else disc), mark
+        # (each part a machine integer: compiled, a conditional of a literal and one was
+        # a Python number, made and read back at every listing)
+        at: i64 = len(out)
+        if not opened:  # the discards before the melds, as above
+            disc = self._meld_moves(p, team, False, out, True)
+        if go_out:
+            disc = 0
+        return disc, at
 
     def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action],
                     gather: bool = False) -> i64:
@@ -883,17 +885,8 @@ class Hand(CheckedHand):
         size = st.book_size
         values = st.card_value
         if opening:
-            value = values[top]
-            for m in self.melds[team]:
-                for c in m.cards:
-                    value += values[c]
-                if m.kind == RANK_MELD:
-                    if m.wilds:
-                        dirty += 1
-                    else:
-                        clean += 1
-                if m.size >= size:
-                    books += 1
+            value, clean, dirty, books = self.laid_out(team)
+            value += values[top]
         for shown in shows:
             if opening:  # the top card's meld: of its rank, clean unless a wild is shown
                 given = 0
