@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -170,6 +171,30 @@ def test_a_clone_and_its_original_never_change_each_others_melds(name: str) -> N
     assert checked >= 5
 
 
+def _whole_hands() -> Iterator[tuple[str, int, Hand]]:
+    """Every decision of whole hands of every preset (seeds 0 to 2, a heuristic team
+    against a random one): the preset, the seed and the hand as it stands; the player to
+    act then plays on."""
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+
+    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
+        rules = preset(name)
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("heuristic", "random"), seed)
+        while not game.results:
+            yield name, seed, game.hand
+            seat = game.actor
+            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+
+
+def _plays_in_foot(hand: Hand) -> bool:
+    """Whether the player to act is in the foot, on a team down, and playing."""
+    p = hand.actor
+    return bool(hand.in_foot[p] and hand.opened[hand.team_of[p]]
+                and hand.phase.name == "PLAY")
+
+
 def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() -> None:
     """The emptying rule asks whether a player could go out after a meld made or cards
     added: counted from the team's books with the one meld changed
@@ -178,46 +203,38 @@ def test_whether_a_player_could_go_out_after_a_meld_is_counted_as_carried_out() 
     and every new meld listed) through whole hands, and the state is unchanged. What a
     team still needs, kept for its table's version, is what its books say at every move."""
     from handfoot.actions import AddToMeld, LayMeld
-    from handfoot.arena import seat_bots
-    from handfoot.game import Game
 
     blocked = set()
-    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
-        rules = preset(name)
-        compared = 0
-        game = Game(rules, seed)
-        bots = seat_bots(rules, ("heuristic", "random"), seed)
-        while not game.results:
-            hand = game.hand
-            p = hand.actor
-            team = hand.team_of[p]
-            for t in range(hand.teams):  # (kept for the table's version: never stale)
-                assert hand.books_missing(t) == hand._missing_words(*hand.books(t))
-            if hand.in_foot[p] and hand.opened[team] and hand.phase.name == "PLAY":
-                moves = [a for a in hand.legal_actions()
-                         if isinstance(a, (AddToMeld, LayMeld))]
-                moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
-                          for c in range(NUM_CARDS) if hand.hands[p][c]
-                          and hand.is_legal(AddToMeld(i, (c,)))]
-                # and two cards at once, a card and a wild card (a book made dirty)
-                wilds = [w for w in (0, 1, 2, 3, JOKER) if hand.hands[p][w]]
-                moves += [AddToMeld(i, (c, w)) for i in range(len(hand.melds[team]))
-                          for c in range(4, NUM_CARDS) for w in wilds[:1]
-                          if hand.hands[p][c] and (c != w or hand.hands[p][c] > 1)
-                          and hand.is_legal(AddToMeld(i, (c, w)))]
-                for action in moves:
-                    before = snapshot(hand)
-                    after = hand.trial()
-                    after.push(action)
-                    after.permission = hand.permission
-                    expected = after.go_out_blocker(p)
-                    assert hand.go_out_blocker_after(p, action) == expected, action
-                    assert snapshot(hand) == before
-                    blocked.add(expected is None)
-                    compared += 1
-            seat = game.actor
-            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
-        assert compared >= 10, (name, seed)
+    compared = dict.fromkeys(((name, seed) for name in PRESET_NAMES for seed in range(3)), 0)
+    for name, seed, hand in _whole_hands():
+        p = hand.actor
+        team = hand.team_of[p]
+        for t in range(hand.teams):  # (kept for the table's version: never stale)
+            assert hand.books_missing(t) == hand._missing_words(*hand.books(t))
+        if _plays_in_foot(hand):
+            moves = [a for a in hand.legal_actions()
+                     if isinstance(a, (AddToMeld, LayMeld))]
+            moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
+                      for c in range(NUM_CARDS) if hand.hands[p][c]
+                      and hand.is_legal(AddToMeld(i, (c,)))]
+            # and two cards at once, a card and a wild card (a book made dirty)
+            wilds = [w for w in (0, 1, 2, 3, JOKER) if hand.hands[p][w]]
+            moves += [AddToMeld(i, (c, w)) for i in range(len(hand.melds[team]))
+                      for c in range(4, NUM_CARDS) for w in wilds[:1]
+                      if hand.hands[p][c] and (c != w or hand.hands[p][c] > 1)
+                      and hand.is_legal(AddToMeld(i, (c, w)))]
+            for action in moves:
+                before = snapshot(hand)
+                after = hand.trial()
+                after.push(action)
+                after.permission = hand.permission
+                expected = after.go_out_blocker(p)
+                assert hand.go_out_blocker_after(p, action) == expected, action
+                assert snapshot(hand) == before
+                blocked.add(expected is None)
+                compared[name, seed] += 1
+    for (name, seed), n in compared.items():
+        assert n >= 10, (name, seed)
     assert blocked == {True, False}  # some moves would let the player go out, some not
 
 
@@ -233,48 +250,39 @@ def test_the_card_a_play_would_leave_is_told_unmeldable_without_a_copy() -> None
     going out whatever meld the card went on, the copy asks no meld
     (:meth:`HandState.partners_block_out`): its answer is still each meld's own check."""
     from handfoot.actions import AddToMeld, LayMeld
-    from handfoot.arena import seat_bots
     from handfoot.engine.checks import may_go_on
-    from handfoot.game import Game
 
     told = set()
     kept_back = set()
-    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
-        rules = preset(name)
-        game = Game(rules, seed)
-        bots = seat_bots(rules, ("heuristic", "random"), seed)
-        while not game.results:
-            hand = game.hand
-            p = hand.actor
-            team = hand.team_of[p]
-            if hand.in_foot[p] and hand.opened[team] and hand.phase.name == "PLAY":
-                moves: list[AddToMeld | LayMeld] = [
-                    a for a in hand.legal_actions() if isinstance(a, LayMeld)]
-                moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
-                          for c in range(NUM_CARDS) if hand.hands[p][c]]
-                for action in moves:
-                    if hand.hand_len[p] - len(action.cards) != 1:
-                        continue
-                    before = snapshot(hand)
-                    none = hand._no_meld_takes_last(p, action)
-                    assert snapshot(hand) == before
-                    after = hand.trial()
-                    after.push(action)
-                    after.permission = hand.permission  # (as the emptying rule's copy)
-                    last = next(c for c in range(NUM_CARDS) if after.hands[p][c])
-                    assert none == (not any(may_go_on(m, last) for m in after.melds[team]))
-                    if none:
-                        assert not after._last_card_goes_out(p)
-                    told.add(none)
-                    # Whatever meld it could go on, the partners or the partner's answer
-                    # may keep the player from going out: then no meld is asked. The
-                    # answer is the one each meld's own check gives.
-                    assert after._last_card_goes_out(p) == any(
-                        may_go_on(m, last) and after.is_legal(AddToMeld(i, (last,)))
-                        for i, m in enumerate(after.melds[team]))
-                    kept_back.add(after.partners_block_out(p) is not None)
-            seat = game.actor
-            game.apply(bots[seat].choose(None, game.legal_actions()), seat)
+    for _, _, hand in _whole_hands():
+        p = hand.actor
+        team = hand.team_of[p]
+        if _plays_in_foot(hand):
+            moves: list[AddToMeld | LayMeld] = [
+                a for a in hand.legal_actions() if isinstance(a, LayMeld)]
+            moves += [AddToMeld(i, (c,)) for i in range(len(hand.melds[team]))
+                      for c in range(NUM_CARDS) if hand.hands[p][c]]
+            for action in moves:
+                if hand.hand_len[p] - len(action.cards) != 1:
+                    continue
+                before = snapshot(hand)
+                none = hand._no_meld_takes_last(p, action)
+                assert snapshot(hand) == before
+                after = hand.trial()
+                after.push(action)
+                after.permission = hand.permission  # (as the emptying rule's copy)
+                last = next(c for c in range(NUM_CARDS) if after.hands[p][c])
+                assert none == (not any(may_go_on(m, last) for m in after.melds[team]))
+                if none:
+                    assert not after._last_card_goes_out(p)
+                told.add(none)
+                # Whatever meld it could go on, the partners or the partner's answer
+                # may keep the player from going out: then no meld is asked. The
+                # answer is the one each meld's own check gives.
+                assert after._last_card_goes_out(p) == any(
+                    may_go_on(m, last) and after.is_legal(AddToMeld(i, (last,)))
+                    for i, m in enumerate(after.melds[team]))
+                kept_back.add(after.partners_block_out(p) is not None)
     assert told == {True, False}  # some cards left could go on a meld, some could not
     assert kept_back == {True, False}  # the partners kept some from going out, not all
 
