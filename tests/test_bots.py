@@ -27,7 +27,6 @@ from handfoot.bots.heuristic import (
     OBS_FIELDS,
     HeuristicBot,
     Obs,
-    _books,
     _wild_adds,
     decide,
     discard_options,
@@ -705,7 +704,7 @@ def _wild_adds_by_pairs(o: Obs, wilds: list[int]) -> list[tuple[int, int]]:
     sorting (what they do, minus the meld's size, its place, how many): a test oracle."""
     st = o.settings
     melds = o.melds[o.team]
-    clean_b, dirty_b, _, _ = _books(o, o.team)
+    clean_b, dirty_b, _, _ = o.books
     go = o.rules.going_out
     clean_needed = max(go.clean_books - clean_b, 0)
     heavy = len(wilds) >= 2 or o.in_foot or go.dirty_books > dirty_b
@@ -740,7 +739,7 @@ def test_the_heuristic_puts_its_wilds_where_they_complete_a_book_first(name: str
     for o in _heuristic_readings(preset(name), range(3)):
         wilds = wilds_of(o.hand)
         if o.phase == "play" and o.opened[o.team] and wilds:
-            clean_b, dirty_b, _, _ = _books(o, o.team)
+            clean_b, dirty_b, _, _ = o.books
             adds = [(a.meld, len(a.cards)) for a in
                     _wild_adds(o, o.melds[o.team], wilds, clean_b, dirty_b)
                     if isinstance(a, AddToMeld)]

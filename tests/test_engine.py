@@ -309,11 +309,13 @@ def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afres
     for the table's version; a change that cannot move the counts (a card added to a
     meld that neither was nor became a book, red 3s laid down, going down) keeps them
     for the new version. At every step of whole hands of every preset, and in the
-    player's seat copy, they are the counts made afresh from the melds on the table."""
+    player's seat copy, they are the counts made afresh from the melds on the table.
+    So are the team's books (:meth:`HandState.books`), kept and carried the same way
+    where a change leaves them (not where a wild makes a clean book dirty)."""
     from handfoot.arena import seat_bots
     from handfoot.game import Game
 
-    carried = 0
+    carried = books_carried = 0
     for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
         rules = preset(name)
         game = Game(rules, seed)
@@ -329,6 +331,13 @@ def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afres
                         and kept.version == version
                         and kept.open_ranks is last[team][1]):
                     carried += 1  # the table changed, and its counts were kept
+                books = hand.team_books[team]
+                if team in last and last[team][0] != version and books is not None \
+                        and books.version == version:
+                    books_carried += 1  # and its books
+                assert hand.books(team) == count_books(hand.melds[team],
+                                                       rules.meld.book_size), (name, team)
+                assert copy.books(team) == hand.books(team)
                 counts = hand.table_counts(team)
                 assert counts.version == version, (name, team)
                 assert counts.counted() == hand._table_state(team), (name, team)
@@ -340,6 +349,34 @@ def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afres
             if game.results or game.hand is not hand:
                 last.clear()
     assert carried > 100  # the counts were kept across changes, not only made afresh
+    assert books_carried > 100
+
+def test_a_team_s_kept_books_follow_a_book_made_dirty_laid_whole_or_taken_back() -> None:
+    """The books kept for a table's version are carried only where a change leaves
+    them: a wild burned on a clean book (a house rule) makes it dirty, a meld laid at a
+    book's size is a book at once, and a staged one taken back is none."""
+    import dataclasses
+
+    base = preset("texas-good-sam")
+    rules = dataclasses.replace(base, meld=dataclasses.replace(base.meld, burn_wilds=True))
+    hand = Hand(rules, stacked_deal(rules, hands={0: "2C QH QD QS QC QH QD QS 5C 6C 7C"},
+                                    stock="9C 9D 9H"))
+    put_meld(hand, 0, "KH KD KS KC KH KD KS")
+    hand.apply(Draw())
+    assert hand.books(0) == (1, 0, 0, 0)
+    hand.apply(AddToMeld(0, (parse_card("2C"),)))  # burned: the clean book is dirty now
+    assert hand.books(0) == (0, 1, 0, 0) == count_books(hand.melds[0], 7)
+    hand.apply(LayMeld(tuple(parse_cards("QH QD QS QC QH QD QS"))))  # a book at once
+    assert hand.books(0) == (1, 1, 0, 0) == count_books(hand.melds[0], 7)
+    # Laid out whole before opening, a book of sevens counts until it is taken back.
+    hand = Hand(base, stacked_deal(base, hands={0: "7H 7D 7S 7C 7H 7D 7S 5C 6C 8C 9C"},
+                                   stock="9D 9H"))
+    hand.apply(Draw())
+    hand.apply(LayMeld(tuple(parse_cards("7H 7D 7S 7C 7H 7D 7S"))))
+    assert hand.books(0) == (1, 0, 0, 0)
+    hand.apply(TakeBack(0))
+    assert hand.books(0) == (0, 0, 0, 0) == count_books(hand.melds[0], 7)
+
 
 @pytest.mark.parametrize("name", ["texas-good-sam", "samba"])
 def test_a_trial_copy_is_a_clone_without_the_history_and_changes_nothing(name: str) -> None:

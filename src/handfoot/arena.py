@@ -33,7 +33,7 @@ from mypy_extensions import mypyc_attr
 
 from handfoot.actions import Action
 from handfoot.bots import Bot, RandomBot, make_bot, reads_state
-from handfoot.bots.heuristic import HeuristicBot
+from handfoot.bots.heuristic import HeuristicBot, Obs
 from handfoot.game import Game, HandResult
 from handfoot.records import dumps, game_record
 from handfoot.rules import Rules
@@ -63,6 +63,8 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     # (and the heuristic decides in the game's own state, from what its seat may see,
     # without a seat copy: HeuristicBot.choose_in)
     heuristics = [type(bot) is HeuristicBot for bot in bots]
+    # (one reading, overwritten at each of their decisions: nothing keeps it after one)
+    reading = Obs()
     players = list(bots)  # (a list: a Sequence is indexed through Python's generic call)
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
@@ -82,7 +84,7 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
                 moves, discards, at, hand.hand_number, hand.turn_number, hand.laying_out())
             game.push(action)  # one of the moves listed, each legal (tested)
         elif heuristics[seat]:
-            action = cast(HeuristicBot, bot).choose_in(hand)
+            action = cast(HeuristicBot, bot).choose_in(hand, reading)
             game.push(action)  # accepted by the engine in this very state, or listed
         else:
             legal = game.legal_actions(states[seat])

@@ -94,7 +94,7 @@ MeldLike = Meld | MeldInfo
 
 
 #: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
-OBS_FIELDS = ("asked", "foot_left", "hand", "hand_len", "in_foot", "known_next", "melds",
+OBS_FIELDS = ("asked", "books", "foot_left", "hand", "hand_len", "in_foot", "known_next", "melds",
               "minimum", "opened", "partner_foot_left", "partner_hand", "permission", "phase",
               "history", "pile_size", "pile_top", "pile_wild", "rules", "seat", "settings",
               "stack_tops", "stock_size", "team", "turn")
@@ -121,6 +121,8 @@ class Obs:
     minimum: int
     #: each team's melds (lists, which compiled code indexes and walks directly)
     melds: list[list[MeldLike]]
+    #: the team's complete books: (clean, dirty, wild-card, sequence)
+    books: tuple[int, int, int, int]
     pile_top: Card | None
     #: the public history (read for what lies in the pile)
     history: list[tuple[int, Action]]  # (a list: compiled code indexes it directly)
@@ -185,6 +187,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
         _LAST_TEAM[t.team] = (t, infos)
         melds.append(infos)
     o.melds = cast(list[list[MeldLike]], melds)
+    o.books = count_books(o.melds[o.team], o.settings.book_size)
     o.pile_top, o.pile_size = view.pile_top, view.pile_size
     o.history = list(view.history)
     o.pile_wild = view.pile_has_wild
@@ -204,12 +207,13 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     return o
 
 
-def obs_from_hand(hand: Hand, seat: int) -> Obs:
+def obs_from_hand(hand: Hand, seat: int, into: Obs | None = None) -> Obs:
     """The same reading taken straight from a state: the seat's own state carried by
     its legal actions (:attr:`~handfoot.engine.LegalActions.seat_state`), or an
     imagined deal inside a search, where building a view for every decision would
-    cost too much. ``obs_from_view`` of the seat's view reads the same (tested)."""
-    o = Obs()
+    cost too much. ``obs_from_view`` of the seat's view reads the same (tested).
+    ``into``: a reading to overwrite (every field is set) instead of a new one."""
+    o = into if into is not None else Obs()
     rules = hand.rules
     o.settings = hand.settings
     n = hand.seats
@@ -226,12 +230,15 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     o.hand = hand.hands[seat]
     o.hand_len = hand.hand_len[seat]
     o.in_foot = hand.in_foot[seat]
-    # (the method called directly: compiled, a bound method kept and called goes through
-    # Python's generic call, and its pair of counts is boxed)
-    o.foot_left = hand.card_counts(seat)[1]
+    # (the counts read directly outside the choice of hands: compiled, the pair of
+    # counts was made and boxed for each seat read)
+    choosing = phase == _CHOOSE
+    o.foot_left = hand.card_counts(seat)[1] if choosing else hand.foot_size(seat)
     o.opened = hand.opened
     o.minimum = hand.minimums[team]
     o.melds = cast(list[list[MeldLike]], hand.melds)  # read only
+    # (the engine's, kept for the table's version: counted again only where they changed)
+    o.books = hand.books(team)
     pile = hand.pile
     o.pile_top = pile[-1] if pile else None
     o.history = hand.history  # read only
@@ -242,9 +249,13 @@ def obs_from_hand(hand: Hand, seat: int) -> Obs:
     partner_hand = partner_foot = 0
     for s in range(n):
         if s != seat and team_of[s] == team:
-            h, f = hand.card_counts(s)
-            partner_hand += h
-            partner_foot += f
+            if choosing:
+                h, f = hand.card_counts(s)
+                partner_hand += h
+                partner_foot += f
+            else:
+                partner_hand += hand.hand_len[s]
+                partner_foot += hand.foot_size(s)
     o.partner_hand = partner_hand
     o.partner_foot_left = partner_foot
     o.permission = hand.permission
@@ -293,10 +304,6 @@ def _runs(hand: list[int], suit: int) -> list[list[Card]]:
             runs.append(run)
         run = []
     return runs
-
-
-def _books(o: Obs, team: int) -> tuple[int, int, int, int]:
-    return count_books(o.melds[team], o.settings.book_size)
 
 
 def table_points(o: Obs, team: int) -> int:
@@ -534,19 +541,22 @@ def draw_options(o: Obs, ok: Ok) -> list[Action]:
     st = o.settings  # (compiled fields: the rule set's are read by name)
     top = o.pile_top
     late = o.stock_size <= st.seats * st.draw and o.in_foot
-    if (top is not None and NATURAL[top] and not late
-            and (o.pile_size < 3 or pile_worth(o) >= 0)):
+    shows: list[tuple[Card, ...]] = []
+    if top is not None and NATURAL[top] and not late:
         rank = RANK[top]
         nats = naturals_of(o.hand, rank)
-        wilds = wilds_of(o.hand)
         # Only the ways and counts the rules allow (the engine would refuse the others).
-        shows: list[tuple[Card, ...]] = []
         if len(nats) >= 2 and st.show_pair:
             shows.append(tuple(nats[:2]))
-        if nats and wilds and o.pile_size >= 4 and st.show_natural_and_wild:
-            shows.append((nats[0], wilds[0]))
+        if nats and o.pile_size >= 4 and st.show_natural_and_wild and _holds_wilds(o.hand):
+            shows.append((nats[0], wilds_of(o.hand)[0]))
         if st.show_meld_on_board:
             shows.append(())
+    # What the pile is worth is asked only where it could be taken (with no way to show,
+    # most draws: it read the pile's cards, a twentieth of a hand).
+    if shows and (o.pile_size < 3 or pile_worth(o) >= 0):
+        assert top is not None
+        rank = RANK[top]
         # the whole pile, then as many as the rules say (0); only 0 where the whole
         # pile may not be taken
         first, stop = st.take_span(rules, o.pile_size)
@@ -707,7 +717,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
         if mr.sequences:
             yield from _new_sequences(hand, mr)
         # 4. A wild-card meld.
-        clean_b, dirty_b, wild_b, _ = _books(o, team)
+        clean_b, dirty_b, wild_b, _ = o.books
         go = rules.going_out
         if mr.wild_melds and len(wilds) >= mr.min_size and (
                 wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
@@ -809,12 +819,19 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     dirty_needed = max(go.dirty_books - dirty_b, 0)
     open_rank = [i for i, m in enumerate(melds) if m.kind == RANK_MELD and m.size < size]
     # the largest clean ones, as many as clean books are still needed (ties: the first
-    # laid; sorted by pairs, not by a key, which compiled is called through Python; no
-    # list made and sorted where none is needed)
-    keep_clean: set[int] = set()
-    if clean_needed:
-        keep_clean = {i for _, i in sorted([(-melds[i].size, i) for i in open_rank
-                                            if melds[i].wilds == 0])[:clean_needed]}
+    # laid), each picked in a pass (compiled: pairs made, sorted through Python's
+    # comparisons and put in a set cost more for the one to three kept)
+    keep_clean: list[int] = []
+    for _ in range(clean_needed):
+        pick = -1
+        pick_size = -1
+        for i in open_rank:
+            m = melds[i]
+            if m.wilds == 0 and m.size > pick_size and i not in keep_clean:
+                pick, pick_size = i, m.size
+        if pick < 0:
+            break
+        keep_clean.append(pick)
     heavy = len(wilds) >= 2 or o.in_foot or dirty_needed > 0
     # Each meld's wilds, by (what they do, the meld's size from the largest, its
     # place): a book completed, then a dirty meld grown, then a clean one of four or
@@ -906,19 +923,20 @@ def _twice_discard_score(o: Obs, c: Card, penalties: list[int]) -> i64:
         return 2 * (2000 - rules.held_value[c])  # 3s: the costliest to hold go first
     if WILD[c]:
         return 2 * (-1000 - rules.card_value[c])
-    return rules.card_value[c] + 2 * _rank_part(o, RANK[c], penalties)
-
-
-def _rank_part(o: Obs, rank: int, penalties: list[int]) -> i64:
-    """The part of :func:`discard_score` that is the same for every card of a rank held:
-    keep pairs, the team's melds, the next team's melds, what the next player is known to
-    hold (all whole numbers)."""
     hand = o.hand
-    base: i64 = (rank - 2) * 4
+    base: i64 = (RANK[c] - 2) * 4
     have: i64 = hand[base]
     have += hand[base + 1]
     have += hand[base + 2]
     have += hand[base + 3]
+    return rules.card_value[c] + 2 * _rank_part(o, RANK[c], have, penalties)
+
+
+def _rank_part(o: Obs, rank: int, have: i64, penalties: list[int]) -> i64:
+    """The part of :func:`discard_score` that is the same for every card of a rank held
+    (``have`` of them): keep pairs, the team's melds, the next team's melds, what the
+    next player is known to hold (all whole numbers)."""
+    base: i64 = (rank - 2) * 4
     part: i64 = -120 * (have - 1) - penalties[rank]
     known = o.known_next
     k: i64 = known[base]
@@ -986,13 +1004,21 @@ def _best_discard(o: Obs, ranks: list[int]) -> i64:
             score = _twice_discard_score(o, c, ranks)
             if best < 0 or score > best_score:
                 best, best_score = c, score
+    h: i64
     for rank in range(4, 15):
+        # (the rank's four counts read once, for the test, the part and the cards held)
         base: i64 = (rank - 2) * 4
-        if not (hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]):
+        h0: i64 = hand[base]
+        h1: i64 = hand[base + 1]
+        h2: i64 = hand[base + 2]
+        h3: i64 = hand[base + 3]
+        if not (h0 or h1 or h2 or h3):
             continue
-        part: i64 = 2 * _rank_part(o, rank, ranks)
-        for c in range(base, base + 4):
-            if hand[c]:
+        part: i64 = 2 * _rank_part(o, rank, h0 + h1 + h2 + h3, ranks)
+        for k in range(4):
+            h = h0 if k == 0 else h1 if k == 1 else h2 if k == 2 else h3
+            if h:
+                c = base + k
                 score = value[c] + part
                 if best < 0 or score > best_score:
                     best, best_score = c, score
@@ -1030,7 +1056,7 @@ class HeuristicBot:
             raise ValueError("the heuristic needs the seat's view or the seat's state")
         return decide(o, legal.__contains__, legal)
 
-    def choose_in(self, hand: Hand) -> Action:
+    def choose_in(self, hand: Hand, into: Obs | None = None) -> Action:
         """The choice of the player to act in ``hand``, the game's own state, for the
         arena (:func:`handfoot.arena.play`): without the seat copy and the legal actions
         made and freed at each decision (a seventh of a hand). The heuristic still
@@ -1039,8 +1065,10 @@ class HeuristicBot:
         seat copy (tested at every decision of whole games), and each wish is asked of
         the engine (:meth:`Hand.is_legal`), whose answers about a player's own moves do
         not depend on cards that player cannot see. The action returned was accepted by
-        the engine in this very state, or is one of its listed moves."""
-        o = obs_from_hand(hand, hand.actor)
+        the engine in this very state, or is one of its listed moves. ``into``: a
+        reading to overwrite (:func:`obs_from_hand`), which the caller no longer reads.
+        """
+        o = obs_from_hand(hand, hand.actor, into)
         # (the engine asked directly: compiled, a bound method made at each decision and
         # called through Python's generic call cost a twentieth of a hand; the wishes
         # never call their ``ok``)

@@ -101,6 +101,19 @@ class TableCounts:
         return self.open_ranks, self.book_ranks, self.wild_open
 
 
+@mypyc_attr(serializable=True)
+class KeptBooks:
+    """A team's complete books (:meth:`HandState.books`) at table version
+    :attr:`version` (a class, as :class:`TableCounts`: carried to the next version by
+    setting its field, where a pair in a list was made anew)."""
+
+    __slots__ = ("books", "version")
+
+    def __init__(self, version: int, books: tuple[int, int, int, int]) -> None:
+        self.version = version
+        self.books = books
+
+
 #: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
 FACE_DOWN: Final[Card] = 0
 _NO_RNG: Final = random.Random(0)
@@ -257,6 +270,9 @@ class HandState:
         #: what each team still needs in books to go out (:meth:`books_missing`), with the
         #: table version it was worked out at; shared with the seat copies, as above
         self.team_missing: list[tuple[int, str | None] | None] = [None] * self.teams
+        #: each team's complete books (:meth:`books`), with the table version they were
+        #: counted at; shared with the seat copies, as above
+        self.team_books: list[KeptBooks | None] = [None] * self.teams
         #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
         self._face_down_feet: list[list[Card] | None] | None = None
 
@@ -381,8 +397,17 @@ class HandState:
 
     # -------------------------------------------------------------- going out
     def books(self, team: int) -> tuple[int, int, int, int]:
-        """Complete books of a team: (clean, dirty, wild, sequence)."""
-        return count_books(self.melds[team], self.settings.book_size)
+        """Complete books of a team: (clean, dirty, wild, sequence). Kept for the
+        table's version, and carried to the next where a change leaves them as they were
+        (a card added that neither makes a book nor changes one's kind, a meld laid or
+        taken back short of a book): the heuristic asks them at nearly every discard."""
+        version = self.table_version[team]
+        kept = self.team_books[team]
+        if kept is not None and kept.version == version:
+            return kept.books
+        books = count_books(self.melds[team], self.settings.book_size)
+        self.team_books[team] = KeptBooks(version, books)
+        return books
 
     def books_missing(self, team: int) -> str | None:
         """What the team still needs in books to go out, in words, or None (kept for the
@@ -459,7 +484,7 @@ class HandState:
             was, now = -1, book_index(made.kind, made.size, made.wilds, size)
         if was == now:
             return self._out_blocker(seat, self.books_missing(team))
-        books = list(count_books(melds, size))
+        books = list(self.books(team))
         if was >= 0:
             books[was] -= 1
         if now >= 0:
@@ -580,33 +605,41 @@ class HandState:
         """Cards added to the team's meld ``index`` (already out of any hand)."""
         meld = self._own(team, index)
         size = self.settings.book_size
-        was_book = meld.size >= size
+        was = book_index(meld.kind, meld.size, meld.wilds, size)
         meld.add(cards)
-        if was_book == (meld.size >= size):
-            self._table_changed(team, True)
+        if (was >= 0) == (meld.size >= size):
+            # (a book stays the book it was unless a wild made a clean one dirty)
+            self._table_changed(team, True,
+                                was == book_index(meld.kind, meld.size, meld.wilds, size))
         elif meld.kind == RANK_MELD:
             self._made_book(team, meld)
         else:
             self._table_changed(team)
 
-    def _table_changed(self, team: int, counts_same: bool = False) -> None:
+    def _table_changed(self, team: int, counts_same: bool = False,
+                       books_same: bool = True) -> None:
         """The team's table changed: its version moves on (the views' stamp). Where the
         change leaves its counts by rank as they were (:meth:`CheckedHand.table_counts`:
         a card added to a meld that neither was nor became a book, red 3s laid down, the
         team gone down with its laid-out melds), the counts made for the old version
         are kept for the new one, not counted again (a random player adds a card to a
-        meld at every third move or so)."""
+        meld at every third move or so); so are its books, unless ``books_same`` is
+        False."""
         if counts_same:
-            self._counts_carried(team)
+            self._counts_carried(team, books_same)
         else:
             self.table_version[team] = self.table_version[team] + 1
 
-    def _counts_carried(self, team: int) -> TableCounts | None:
+    def _counts_carried(self, team: int, books_same: bool) -> TableCounts | None:
         """The team's table version moves on, and the counts kept for the old one are
         carried to the new one (returned, for the caller to move by what changed), or
-        None where none were kept for it."""
+        None where none were kept for it; with ``books_same``, the books kept too."""
         version = self.table_version[team]
         self.table_version[team] = version + 1
+        if books_same:
+            books = self.team_books[team]
+            if books is not None and books.version == version:
+                books.version = version + 1
         kept = self.team_tables[team]
         if kept is None or kept.version != version:
             return None
@@ -622,7 +655,7 @@ class HandState:
         if kind == WILD_MELD:
             self._table_changed(team)
             return
-        kept = self._counts_carried(team)
+        kept = self._counts_carried(team, meld.size < self.settings.book_size)
         if kept is not None and kind == RANK_MELD:
             counted = kept.book_ranks if meld.size >= self.settings.book_size \
                 else kept.open_ranks
@@ -631,7 +664,7 @@ class HandState:
     def _made_book(self, team: int, meld: Meld) -> None:
         """The team's meld ``meld`` of one rank has just become a book: moved from the
         open melds' counts to the books' (as :meth:`_meld_counted`)."""
-        kept = self._counts_carried(team)
+        kept = self._counts_carried(team, False)
         if kept is not None:
             kept.open_ranks[meld.rank] = kept.open_ranks[meld.rank] - 1
             kept.book_ranks[meld.rank] = kept.book_ranks[meld.rank] + 1
@@ -912,6 +945,7 @@ class HandState:
         h.player_views, h.player_views_known = self.player_views, self.player_views_known
         h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
         h.team_tables, h.team_missing = self.team_tables, self.team_missing
+        h.team_books = self.team_books
         return h
 
     def seat_copy(self) -> Self:
