@@ -267,11 +267,26 @@ def obs_from_hand(hand: Hand, seat: int, into: Obs | None = None) -> Obs:
 
 # ------------------------------------------------------------------ helpers
 
+#: no cards, no wishes: the one empty list given where there is nothing (never changed;
+#: compiled, a list made and freed at each decision costs some 230 machine instructions)
+_NO_CARDS: Final[list[Card]] = []
+_NO_WISHES: Final[list[Action]] = []
+_NO_INDEXES: Final[list[int]] = []
+
+
 
 def naturals_of(hand: list[int], rank: int) -> list[Card]:
-    """The cards of ``rank`` held, by suit."""
-    base = (rank - 2) * 4
-    return cards_of(hand, base, base + 4)
+    """The cards of ``rank`` held, by suit (as :func:`cards_of` lists them, here in
+    machine integers: asked for at nearly every decision)."""
+    out: list[Card] = []
+    base: i64 = (rank - 2) * 4
+    c: i64
+    for c in range(base, base + 4):
+        n: i64 = hand[c]
+        while n > 0:
+            out.append(c)
+            n -= 1
+    return out
 
 
 def wilds_of(hand: list[int]) -> list[Card]:
@@ -593,13 +608,23 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
     values = rules.card_value
     melds: list[list[Card]] = []
     pairs: list[list[Card]] = []
+    least = max(mr.min_size, mr.min_naturals)
+    pair_least = max(mr.min_naturals, 2)
     for rank in range(4, 15):
         if rank == skip_rank:
             continue
+        # (counted first: the cards listed only of a rank held twice or more)
+        base: i64 = (rank - 2) * 4
+        held: i64 = hand[base]
+        held += hand[base + 1]
+        held += hand[base + 2]
+        held += hand[base + 3]
+        if held < 2:
+            continue
         nats = naturals_of(hand, rank)
-        if len(nats) >= max(mr.min_size, mr.min_naturals):
+        if len(nats) >= least:
             melds.append(nats[:mr.book_size] if len(nats) > mr.book_size else nats)
-        elif len(nats) >= max(mr.min_naturals, 1) and len(nats) >= 2:
+        elif len(nats) >= pair_least:
             pairs.append(nats)
     wilds = wilds_of(hand)
     value = sum(values[c] for m in melds for c in m)
@@ -674,14 +699,14 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     else:
         size = mr.book_size
         melds = o.melds[team]
-        wilds = wilds_of(hand) if _holds_wilds(hand) else []
+        wilds = wilds_of(hand) if _holds_wilds(hand) else _NO_CARDS
         # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
         # the sequences and the wild-card meld extended: only melds something held can go on.
         order = _add_order(hand, melds, size, bool(wilds))
         # Naturals enough for a new meld of a rank whose book is finished make a second
         # book rather than burn on the first (where the rules let a new meld of it start).
         open_ranks: set[int] | None = None
-        later: list[Action] = []
+        later = _NO_WISHES  # (a list of its own once one is put off)
         for i in order:
             m = melds[i]
             # (each field read where it is used: compiled, a meld's field is read directly,
@@ -698,10 +723,14 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
                                       if x.kind == RANK_MELD and x.size < size}
                     burn = m_rank not in open_ranks
                 for k in range(len(nats), 0, -1):
+                    # (all of them without a slice: the first, usually the one played)
+                    add = AddToMeld(i, tuple(nats) if k == len(nats) else tuple(nats[:k]))
                     if burn:
-                        later.append(AddToMeld(i, tuple(nats[:k])))
+                        if later is _NO_WISHES:
+                            later = []
+                        later.append(add)
                     else:
-                        yield (AddToMeld(i, tuple(nats[:k])))
+                        yield add
             elif kind == SEQUENCE and m_size < size:
                 for c in _sequence_extension(hand, m, size):
                     yield (AddToMeld(i, (c,)))
@@ -737,8 +766,9 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
 
 def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
     """New clean melds of the ranks held enough: each of as many naturals as a book
-    takes, then of as few as a meld takes (a plain function: see :func:`_add_order`)."""
-    out: list[Action] = []
+    takes, then of as few as a meld takes (a plain function, its list made only where
+    there is one: see :func:`_add_order`)."""
+    out = _NO_WISHES
     size = mr.book_size
     least: i64 = mr.min_size
     base: i64
@@ -751,6 +781,8 @@ def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
         if held < least:
             continue
         nats = naturals_of(hand, rank)
+        if out is _NO_WISHES:
+            out = []
         out.append(LayMeld(tuple(nats[:size])))
         if len(nats) > least:
             out.append(LayMeld(tuple(nats[:least])))
@@ -772,9 +804,10 @@ def _add_order(hand: list[int], melds: list[MeldLike], size: int, wilds: bool) -
     the rank melds of a rank held, the sequences and the wild-card melds (with wilds
     held) not finished, each in the order laid, then the books of a rank held. (A plain
     function, not in the generator: compiled, each of a generator's variables is kept
-    in an object of its own, and pairs made and sorted cost more again.)"""
-    order: list[int] = []
-    books: list[int] = []
+    in an object of its own, and pairs made and sorted cost more again. Each list is
+    made only once something is put in it: most often there is nothing.)"""
+    order = _NO_INDEXES
+    books = _NO_INDEXES
     base: i64
     for i, m in enumerate(melds):
         # (each field read where it is used: compiled, a field of either kind of meld is
@@ -785,11 +818,19 @@ def _add_order(hand: list[int], melds: list[MeldLike], size: int, wilds: bool) -
             base = (m.rank - 2) * 4
             if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
                 if m.size >= size:
+                    if books is _NO_INDEXES:
+                        books = []
                     books.append(i)
                 else:
+                    if order is _NO_INDEXES:
+                        order = []
                     order.append(i)
         elif m.size < size and (kind == SEQUENCE or wilds):
+            if order is _NO_INDEXES:
+                order = []
             order.append(i)
+    if order is _NO_INDEXES:
+        return books
     for i in books:
         order.append(i)
     return order
@@ -899,13 +940,17 @@ def _clean_rank_melds(melds: list[MeldLike]) -> int:
 
 
 def going_out_options(o: Obs) -> list[Action]:
-    out: list[Action] = []
     st = o.settings  # (compiled fields: the rule set's are read by name)
-    if st.permission and o.in_foot and o.permission is None and o.hand_len <= 2:
-        out.append(ASK)
+    ask = st.permission and o.in_foot and o.permission is None and o.hand_len <= 2
     # Ending a turn without a discard: only after taking the upcard where the rules allow
     # it, or for a player in the foot left stuck with a card it may not throw.
-    if st.upcard_rule == "take-no-discard" or (o.in_foot and o.hand_len <= 1):
+    end = st.upcard_rule == "take-no-discard" or (o.in_foot and o.hand_len <= 1)
+    if not (ask or end):
+        return _NO_WISHES  # (usually: no list made)
+    out: list[Action] = []
+    if ask:
+        out.append(ASK)
+    if end:
         out.append(END_TURN)
     return out
 
