@@ -64,8 +64,10 @@ DEFAULT_DECISIONS = 60
 #: ``timeit`` advises and as the replays below always did. On a shared machine a pass is
 #: slowed, never sped up, by other work; the fastest is the one least disturbed, and the
 #: later passes run with the rule set's memo filled, as a long simulation does. Every
-#: figure, the floor's too, is measured so, so the ratios compare like with like.
-PASSES = 3
+#: figure, the floor's too, is measured so, so the ratios compare like with like. Five,
+#: ``timeit``'s own default number of repeats: with three, a burst of other work on this
+#: shared machine could outlast every pass of a measure of a tenth of a second.
+PASSES = 5
 
 
 def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 0,

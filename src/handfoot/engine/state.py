@@ -605,12 +605,17 @@ class HandState:
         """Cards added to the team's meld ``index`` (already out of any hand)."""
         meld = self._own(team, index)
         size = self.settings.book_size
-        was = book_index(meld.kind, meld.size, meld.wilds, size)
+        was_book = meld.size >= size
+        # (whether the team's books stay as they were, asked only where some are kept for
+        # this version, to be carried: a book stays the book it was unless a wild made a
+        # clean one dirty)
+        kept = self.team_books[team]
+        carry = kept is not None and kept.version == self.table_version[team]
+        was = book_index(meld.kind, meld.size, meld.wilds, size) if carry else -1
         meld.add(cards)
-        if (was >= 0) == (meld.size >= size):
-            # (a book stays the book it was unless a wild made a clean one dirty)
-            self._table_changed(team, True,
-                                was == book_index(meld.kind, meld.size, meld.wilds, size))
+        if was_book == (meld.size >= size):
+            self._table_changed(team, True, carry and was == book_index(
+                meld.kind, meld.size, meld.wilds, size))
         elif meld.kind == RANK_MELD:
             self._made_book(team, meld)
         else:
