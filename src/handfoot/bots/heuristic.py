@@ -274,7 +274,6 @@ _NO_WISHES: Final[list[Action]] = []
 _NO_INDEXES: Final[list[int]] = []
 
 
-
 def naturals_of(hand: list[int], rank: int) -> list[Card]:
     """The cards of ``rank`` held, by suit (as :func:`cards_of` lists them, here in
     machine integers: asked for at nearly every decision)."""
@@ -939,20 +938,17 @@ def _clean_rank_melds(melds: list[MeldLike]) -> int:
     return n
 
 
-def going_out_options(o: Obs) -> list[Action]:
+def going_out_options(o: Obs) -> tuple[Action, ...]:
+    """Asking to go out, and ending the turn without a discard, where the heuristic
+    would (a tuple: usually none, and no list made and freed for it)."""
     st = o.settings  # (compiled fields: the rule set's are read by name)
     ask = st.permission and o.in_foot and o.permission is None and o.hand_len <= 2
     # Ending a turn without a discard: only after taking the upcard where the rules allow
     # it, or for a player in the foot left stuck with a card it may not throw.
     end = st.upcard_rule == "take-no-discard" or (o.in_foot and o.hand_len <= 1)
-    if not (ask or end):
-        return _NO_WISHES  # (usually: no list made)
-    out: list[Action] = []
     if ask:
-        out.append(ASK)
-    if end:
-        out.append(END_TURN)
-    return out
+        return (ASK, END_TURN) if end else (ASK,)
+    return (END_TURN,) if end else ()
 
 
 def discard_score(o: Obs, c: Card, ranks: list[int] | None = None) -> float:
