@@ -104,14 +104,18 @@ class TableCounts:
 @mypyc_attr(serializable=True)
 class KeptBooks:
     """A team's complete books (:meth:`HandState.books`) at table version
-    :attr:`version` (a class, as :class:`TableCounts`: carried to the next version by
-    setting its field, where a pair in a list was made anew)."""
+    :attr:`version`, and what they still lack to go out in words
+    (:meth:`HandState.books_missing`, once asked: :attr:`worded`). A class, as
+    :class:`TableCounts`: carried to the next version by setting its field, where a pair
+    in a list was made anew."""
 
-    __slots__ = ("books", "version")
+    __slots__ = ("books", "missing", "version", "worded")
 
     def __init__(self, version: int, books: tuple[int, int, int, int]) -> None:
         self.version = version
         self.books = books
+        self.worded = False
+        self.missing: str | None = None
 
 
 #: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
@@ -267,11 +271,9 @@ class HandState:
         #: each team's table counted by rank (:meth:`CheckedHand.table_counts`), with the
         #: table version it was counted at; shared with the seat copies, as the views are
         self.team_tables: list[TableCounts | None] = [None] * self.teams
-        #: what each team still needs in books to go out (:meth:`books_missing`), with the
-        #: table version it was worked out at; shared with the seat copies, as above
-        self.team_missing: list[tuple[int, str | None] | None] = [None] * self.teams
-        #: each team's complete books (:meth:`books`), with the table version they were
-        #: counted at; shared with the seat copies, as above
+        #: each team's complete books (:meth:`books`) and what they lack to go out
+        #: (:meth:`books_missing`), with the table version they were counted at; shared
+        #: with the seat copies, as above
         self.team_books: list[KeptBooks | None] = [None] * self.teams
         #: the feet as :meth:`seat_copy` shows them (face down); None when they changed
         self._face_down_feet: list[list[Card] | None] | None = None
@@ -401,25 +403,27 @@ class HandState:
         table's version, and carried to the next where a change leaves them as they were
         (a card added that neither makes a book nor changes one's kind, a meld laid or
         taken back short of a book): the heuristic asks them at nearly every discard."""
+        return self._kept_books(team).books
+
+    def _kept_books(self, team: int) -> KeptBooks:
+        """The team's books kept for its table's version, counted where none are."""
         version = self.table_version[team]
         kept = self.team_books[team]
-        if kept is not None and kept.version == version:
-            return kept.books
-        books = count_books(self.melds[team], self.settings.book_size)
-        self.team_books[team] = KeptBooks(version, books)
-        return books
+        if kept is None or kept.version != version:
+            kept = self.team_books[team] = KeptBooks(
+                version, count_books(self.melds[team], self.settings.book_size))
+        return kept
 
     def books_missing(self, team: int) -> str | None:
-        """What the team still needs in books to go out, in words, or None (kept for the
-        table's version: a player in the foot asks it of nearly every play)."""
-        version = self.table_version[team]
-        kept = self.team_missing[team]
-        if kept is not None and kept[0] == version:
-            return kept[1]
-        clean, dirty, wild, seq = self.books(team)
-        why = self._missing_words(clean, dirty, wild, seq)
-        self.team_missing[team] = (version, why)
-        return why
+        """What the team still needs in books to go out, in words, or None (kept with the
+        books, and carried with them: a player in the foot asks it of nearly every
+        play)."""
+        kept = self._kept_books(team)
+        if not kept.worded:
+            clean, dirty, wild, seq = kept.books
+            kept.missing = self._missing_words(clean, dirty, wild, seq)
+            kept.worded = True
+        return kept.missing
 
     def _missing_words(self, clean: int, dirty: int, wild: int, seq: int) -> str | None:
         """What a team with these complete books still needs to go out, or None."""
@@ -949,8 +953,7 @@ class HandState:
         h.history, h.table_version, h.phase = self.history, self.table_version, self.phase
         h.player_views, h.player_views_known = self.player_views, self.player_views_known
         h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
-        h.team_tables, h.team_missing = self.team_tables, self.team_missing
-        h.team_books = self.team_books
+        h.team_tables, h.team_books = self.team_tables, self.team_books
         return h
 
     def seat_copy(self) -> Self:
