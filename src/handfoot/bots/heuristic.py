@@ -288,6 +288,17 @@ def naturals_of(hand: list[int], rank: int) -> list[Card]:
     return out
 
 
+def rank_held(counts: list[int], rank: i64) -> i64:
+    """How many cards of ``rank`` a count vector holds (a hand, or what a player is known
+    to hold), its four suits summed in machine integers."""
+    base: i64 = (rank - 2) * 4
+    held: i64 = counts[base]
+    held += counts[base + 1]
+    held += counts[base + 2]
+    held += counts[base + 3]
+    return held
+
+
 def wilds_of(hand: list[int]) -> list[Card]:
     """Wild cards held, twos first (they are worth less than jokers)."""
     out = cards_of(hand, 0, 4)
@@ -540,11 +551,7 @@ def pile_worth(o: Obs) -> float:
             worth -= PILE_THREE
         else:
             rank: i64 = RANK[c]
-            base: i64 = (rank - 2) * 4
-            have: i64 = hand[base]
-            have += hand[base + 1]
-            have += hand[base + 2]
-            have += hand[base + 3]
+            have = rank_held(hand, rank)
             worth += 1.0 if (open_ranks >> rank) & 1 or have >= 2 else (0.6 if have else 0.1)
     return worth
 
@@ -613,12 +620,7 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
         if rank == skip_rank:
             continue
         # (counted first: the cards listed only of a rank held twice or more)
-        base: i64 = (rank - 2) * 4
-        held: i64 = hand[base]
-        held += hand[base + 1]
-        held += hand[base + 2]
-        held += hand[base + 3]
-        if held < 2:
+        if rank_held(hand, rank) < 2:
             continue
         nats = naturals_of(hand, rank)
         if len(nats) >= least:
@@ -770,14 +772,8 @@ def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
     out = _NO_WISHES
     size = mr.book_size
     least: i64 = mr.min_size
-    base: i64
     for rank in range(4, 15):
-        base = (rank - 2) * 4
-        held: i64 = hand[base]
-        held += hand[base + 1]
-        held += hand[base + 2]
-        held += hand[base + 3]
-        if held < least:
+        if rank_held(hand, rank) < least:
             continue
         nats = naturals_of(hand, rank)
         if out is _NO_WISHES:
@@ -916,12 +912,7 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     if heavy and _clean_rank_melds(melds) >= clean_needed:
         hand = o.hand
         for rank in range(14, 3, -1):
-            base: i64 = (rank - 2) * 4
-            held: i64 = hand[base]  # (in machine integers, as in play_options)
-            held += hand[base + 1]
-            held += hand[base + 2]
-            held += hand[base + 3]
-            if held != 2:
+            if rank_held(hand, rank) != 2:
                 continue
             nats = naturals_of(o.hand, rank)
             if len(nats) == 2:
@@ -964,26 +955,16 @@ def _twice_discard_score(o: Obs, c: Card, penalties: list[int]) -> i64:
         return 2 * (2000 - rules.held_value[c])  # 3s: the costliest to hold go first
     if WILD[c]:
         return 2 * (-1000 - rules.card_value[c])
-    hand = o.hand
-    base: i64 = (RANK[c] - 2) * 4
-    have: i64 = hand[base]
-    have += hand[base + 1]
-    have += hand[base + 2]
-    have += hand[base + 3]
-    return rules.card_value[c] + 2 * _rank_part(o, RANK[c], have, penalties)
+    rank = RANK[c]
+    return rules.card_value[c] + 2 * _rank_part(o, rank, rank_held(o.hand, rank), penalties)
 
 
 def _rank_part(o: Obs, rank: int, have: i64, penalties: list[int]) -> i64:
     """The part of :func:`discard_score` that is the same for every card of a rank held
     (``have`` of them): keep pairs, the team's melds, the next team's melds, what the
     next player is known to hold (all whole numbers)."""
-    base: i64 = (rank - 2) * 4
     part: i64 = -120 * (have - 1) - penalties[rank]
-    known = o.known_next
-    k: i64 = known[base]
-    k += known[base + 1]
-    k += known[base + 2]
-    k += known[base + 3]
+    k = rank_held(o.known_next, rank)
     if k:
         part -= 200 if k >= 2 else 70 * k
     return part
