@@ -66,6 +66,7 @@ def take(hand: Hand, text: str) -> list[int]:
             if from_hands and hand.hands[s][c]:
                 hand.hands[s][c] -= 1
                 hand.hands[s][hand.stock.pop(0)] += 1
+                hand.recount(s)
                 break
         else:
             raise ValueError(f"no {text} left to take")
@@ -99,7 +100,7 @@ def put_in_foot(hand: Hand, seat: int, cards: str, foot_turns: int = 0) -> None:
     new = take(hand, cards)
     hand.stock[:0] = old
     hand.hands[seat] = counts_of(new)
-    hand.hand_len[seat] = len(new)
+    hand.recount(seat)
     hand.known[seat] = [0] * len(hand.known[seat])
     hand.in_foot[seat] = True
     hand.foot_turns[seat] = foot_turns

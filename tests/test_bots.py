@@ -337,6 +337,7 @@ def _other_deal(game: Game, seat: int, rng: random.Random) -> Game:
             h.hands[s] = h.known[s][:]
             for c in hidden[pos:pos + n]:
                 h.hands[s][c] += 1
+            h.recount(s)
             pos += n
         foot = h.feet[s]
         if foot is not None:

@@ -351,6 +351,43 @@ def test_a_table_s_counts_by_rank_kept_across_a_change_are_the_counts_made_afres
     assert carried > 100  # the counts were kept across changes, not only made afresh
     assert books_carried > 100
 
+def test_the_cards_a_seat_holds_as_bits_are_its_counts_at_every_step() -> None:
+    """The listing reads which cards a seat holds from bits kept with its counts
+    (:class:`Held`), changed with them by every action. At every step of whole hands of
+    every preset (cards drawn, discarded, melded, added, taken back, the pile and feet
+    picked up, red 3s replaced from the stock), in the player's seat copy, and in a
+    clone played on, they are the bits of the counts; the clone's play leaves the
+    hand's own bits as they were."""
+    from handfoot.arena import seat_bots
+    from handfoot.game import Game
+
+    def bits(counts: list[int]) -> int:
+        return sum(1 << c for c in range(NUM_CARDS) if counts[c])
+
+    seen: set[str] = set()
+    for name, seed in ((name, seed) for name in PRESET_NAMES for seed in range(3)):
+        rules = preset(name)
+        game = Game(rules, seed)
+        bots = seat_bots(rules, ("random", "heuristic"), seed)
+        while not game.results:
+            hand = game.hand
+            assert [h.bits for h in hand.held] == [bits(x) for x in hand.hands], (name, seed)
+            copy = hand.seat_copy()
+            assert [h.bits for h in copy.held] == [bits(x) for x in copy.hands]
+            seat = game.actor
+            action = bots[seat].choose(None, game.legal_actions())
+            seen.add(type(action).__name__)
+            if len(hand.history) % 5 == 0:
+                before = [h.bits for h in hand.held]
+                trial = hand.clone()
+                trial.apply(action, seat)
+                assert [h.bits for h in trial.held] == [bits(x) for x in trial.hands]
+                assert [h.bits for h in hand.held] == before
+            game.apply(action, seat)
+    assert {"Draw", "Discard", "LayMeld", "AddToMeld", "TakeBack", "TakePile",
+            "PickUpFoot"} <= seen
+
+
 def test_a_team_s_kept_books_follow_a_book_made_dirty_laid_whole_or_taken_back() -> None:
     """The books kept for a table's version are carried only where a change leaves
     them: a wild burned on a clean book (a house rule) makes it dirty, a meld laid at a

@@ -232,7 +232,7 @@ def small_hand(rules: Rules, rng: random.Random, cards: int) -> Hand:
     for c in rng.sample(pool, cards):
         held[c] += 1
     h.hands[p] = held
-    h.hand_len[p] = cards
+    h.recount(p)
     return h
 
 
@@ -329,7 +329,7 @@ def test_a_player_goes_out_with_the_book_their_last_cards_complete() -> None:
     hand.hands[0] = [0] * NUM_CARDS
     for c in parse_cards("QH QD QS QC QH QD QS"):
         hand.hands[0][c] += 1
-    hand.hand_len[0] = 7
+    hand.recount(0)
     hand.feet[0] = None
     hand.in_foot[0] = True
     hand.phase = Phase.PLAY
@@ -373,7 +373,7 @@ def test_a_hand_of_60_cards_answers_every_question(name: str) -> None:
     me = hand.actor
     while hand.hand_len[me] < 60 - hand.draw_count:
         hand.hands[me][hand.stock.pop()] += 1
-        hand.hand_len[me] += 1
+        hand.recount(me)
     hand.apply(Draw())
     assert hand.hand_len[me] == 60
     laid = 0
@@ -455,6 +455,7 @@ def cores_compared(hand: Hand, seed: int, made_directly: Callable[
             counts[c] += 1
         jokers = counts[52] = rng.randrange(3)
         hand.hands[hand.actor] = counts
+        hand.recount(hand.actor)
         for usable in range(4):
             direct = made_directly(rank, twos, jokers, usable)
             assert direct == hand._class_cores(rank, twos, jokers, usable)
@@ -509,7 +510,7 @@ def test_a_wild_that_would_spoil_a_needed_clean_book_is_no_way_to_go_out() -> No
     hand.hands[0] = [0] * NUM_CARDS
     for c in parse_cards("2C 2D"):
         hand.hands[0][c] += 1
-    hand.hand_len[0] = 2
+    hand.recount(0)
     hand.feet[0] = None
     hand.in_foot[0] = True
     hand.phase = Phase.PLAY

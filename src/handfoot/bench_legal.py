@@ -82,7 +82,7 @@ def _hand_of(rules: Rules, size: int, seed: int) -> Hand:
     me = hand.actor
     while hand.hand_len[me] < size - hand.draw_count:
         hand.hands[me][hand.stock.pop()] += 1
-        hand.hand_len[me] += 1
+        hand.recount(me)
     return hand
 
 
@@ -96,7 +96,7 @@ def _situations(rules: Rules, size: int, seed: int) -> Iterator[tuple[str, Hand]
         pile = [h.stock.pop() for _ in range(min(60, len(h.stock) - 10))]
         pile = [c for c in pile if NATURAL[c]] + [pair]
         h.hands[me][pair] -= 1
-        h.hand_len[me] -= 1
+        h.recount(me)
         h.pile = pile
         h.pile_wilds = 0
         yield "draw, large pile", h

@@ -470,10 +470,15 @@ class Hand(CheckedHand):
         open_ranks, book_ranks, wild_open = tables.open_ranks, tables.book_ranks, \
             tables.wild_open
         wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
+        # The cards held as bits (:class:`Held`, kept by the state): the ranks held, and
+        # the suits of each, are read from them, and a count only where it matters.
+        bits: i64 = self.held[p].bits
         # (the 2s read directly: their list is made only where it is needed, for a
         # rank's smallest melds worked out afresh and for melds of wild cards)
-        a_two = 0 if hand[0] else 1 if hand[1] else 2 if hand[2] else 3 if hand[3] else -1
-        jokers = hand[JOKER]
+        twos: i64 = bits & 15
+        a_two = -1 if not twos else 0 if twos & 1 else 1 if twos & 2 else 2 if twos & 4 \
+            else 3
+        jokers = hand[JOKER] if (bits >> JOKER) & 1 else 0
         # The discards as bits, one a card (the lowest card of each class held; listed
         # lowest card first, the order of the bits): compiled, each is an operation on a
         # machine integer, where a list of them was appended to, then copied into the
@@ -482,13 +487,13 @@ class Hand(CheckedHand):
         # (not ``i64(1)``, nor a variable set to 1: compiled, a constant 1 shifted is
         # written in C as an int of 32 bits, which a shift past bit 31 overflows)
         one: i64 = 1 if gather else 0
-        if gather:  # any 2, then a black 3 and a red 3
+        if gather:  # any 2, then a black 3 and a red 3 (bits 4 and 7, 5 and 6)
             if a_two >= 0:
                 disc |= one << a_two
-            if hand[4] or hand[7]:
-                disc |= one << (4 if hand[4] else 7)
-            if hand[5] or hand[6]:
-                disc |= one << (5 if hand[5] else 6)
+            if bits & 0x90:
+                disc |= one << (4 if bits & 0x10 else 7)
+            if bits & 0x60:
+                disc |= one << (5 if bits & 0x20 else 6)
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
         check = opened and self.in_foot[p]
@@ -504,7 +509,7 @@ class Hand(CheckedHand):
         # boxed a number at each look and hashed).
         usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
         b = k + 1  # every count in the key is at most k
-        wild_key = 0
+        wild_key: i64 = 0
         taken = 0
         for c in range(a_two if a_two >= 0 else 4, 4):  # the lowest 2s, up to usable
             held = hand[c]
@@ -516,9 +521,14 @@ class Hand(CheckedHand):
         by_index: list[list[Action] | None] = _NO_CORES
         by_key: dict[int, list[Action]] = _NO_KEYS
         if k <= 4:
-            by_index = mr.cores_by_index.get(wild_key, _NO_CORES)
-            if not by_index:
-                by_index = mr.cores_by_index[wild_key] = [None] * (b * b * b * b * 16)
+            last_key, last = mr.cores_last
+            if wild_key == last_key:
+                by_index = last
+            else:
+                by_index = mr.cores_by_index.get(wild_key, _NO_CORES)
+                if not by_index:
+                    by_index = mr.cores_by_index[wild_key] = [None] * (b * b * b * b * 16)
+                mr.cores_last = (wild_key, by_index)
         else:
             by_key = mr.cores_by_key.get(wild_key, _NO_KEYS)
             if by_key is _NO_KEYS:
@@ -546,36 +556,42 @@ class Hand(CheckedHand):
         held_ranks: i64 = 0
         low_suits: i64 = 0
         by_suit = seqs or suit_classes
-        rank: i64
-        for rank in range(4, 15):
+        # (the ranks 4 to ace are bits 8 to 51, four a rank: only the ranks held are
+        # looked at, the others passed over a rank at a time in machine integers)
+        rest: i64 = (bits >> 8) & 0xFFFFFFFFFFF
+        rank: i64 = 3
+        while rest:
+            rank += 1
+            nib: i64 = rest & 15  # the rank's suits held
+            rest >>= 4
+            if not nib:
+                continue
             base: i64 = (rank - 2) * 4
-            h0: i64 = hand[base]
-            h1: i64 = hand[base + 1]
-            h2: i64 = hand[base + 2]
-            h3: i64 = hand[base + 3]
             if by_suit:  # the rank held in each suit, for the sequences and additions
                 bit = i64(1) << rank
-                if h0:
+                if nib & 1:
                     s0 |= bit
-                if h1:
+                if nib & 2:
                     s1 |= bit
-                if h2:
+                if nib & 4:
                     s2 |= bit
-                if h3:
+                if nib & 8:
                     s3 |= bit
-            if h0 or h1 or h2 or h3:
-                # the rank held, and its lowest card's suit (two bits a rank), for the
-                # additions below
-                low: i64 = 0 if h0 else 1 if h1 else 2 if h2 else 3
-                held_ranks |= i64(1) << rank
-                low_suits |= low << (2 * rank)
-                if gather:
-                    if suit_classes:  # each card held
-                        held4: i64 = (1 if h0 else 0) | (2 if h1 else 0) \
-                            | (4 if h2 else 0) | (8 if h3 else 0)
-                        disc |= held4 << base
-                    else:  # the rank's lowest card held
-                        disc |= one << (base + low)
+            # the rank held, and its lowest card's suit (two bits a rank), for the
+            # additions below
+            low: i64 = 0 if nib & 1 else 1 if nib & 2 else 2 if nib & 4 else 3
+            held_ranks |= i64(1) << rank
+            low_suits |= low << (2 * rank)
+            if gather:
+                if suit_classes:  # each card held
+                    disc |= nib << base
+                else:  # the rank's lowest card held
+                    disc |= one << (base + low)
+            # (the counts read only of the suits held)
+            h0: i64 = hand[base] if nib & 1 else 0
+            h1: i64 = hand[base + 1] if nib & 2 else 0
+            h2: i64 = hand[base + 2] if nib & 4 else 0
+            h3: i64 = hand[base + 3] if nib & 8 else 0
             if h0 + h1 + h2 + h3 < need:
                 continue
             if one_per_rank and open_ranks[rank]:
@@ -871,8 +887,12 @@ class Hand(CheckedHand):
                     shows.append((a_two, nat))  # (a 2 is the lower card)
                 if hand[JOKER]:
                     shows.append((nat, JOKER))
-        if st.show_meld_on_board and not frozen and self.board_melds(self.team_of[p], rank):
-            shows.append(())
+        if st.show_meld_on_board and not frozen and self.opened[self.team_of[p]]:
+            # a meld of the rank on the table, open or a book (:meth:`board_melds`), read
+            # from the table's kept counts rather than a list of them made
+            tables = self.table_counts(self.team_of[p])
+            if tables.open_ranks[rank] + tables.book_ranks[rank]:
+                shows.append(())
         first, stop = st.take_span(self.rules, len(self.pile))
         in_foot = self.in_foot[p]
         # Before the team has opened, taking the pile is its opening: where the melds

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.cards import NUM_CARDS, counts_of
 from handfoot.engine.deal import full_deck
@@ -127,6 +127,11 @@ class Settings:
         #: usable, then by the rank and its counts (see :meth:`Hand._meld_moves`)
         self.cores_by_index: dict[int, list[Any]] = {}
         self.cores_by_key: dict[int, dict[int, Any]] = {}
+        #: the wilds usable last asked of :attr:`cores_by_index`, with its list for them
+        #: (a listing's wilds are most often the last listing's: the dict, keyed by a
+        #: Python number, is then not asked). One pair, set at once: a listing in
+        #: another thread never reads one's key with another's list.
+        self.cores_last: tuple[i64, list[Any]] = (-1, [])
         #: the melds of wild cards alone the listing has worked out, by the wilds held
         #: (each count up to a meld's size; see :meth:`Hand._meld_moves`)
         self.wild_melds_by: dict[int, list[Any]] = {}
@@ -163,6 +168,7 @@ def forget_tables(rules: Rules) -> None:
     if isinstance(made, Settings):
         made.cores_by_index.clear()
         made.cores_by_key.clear()
+        made.cores_last = (-1, [])
         made.wild_melds_by.clear()
         made.suit_picks.clear()
         made.books_missing.clear()

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final, Self
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import (
     Action,
@@ -117,6 +117,42 @@ class KeptBooks:
         self.worded = False
         self.missing: str | None = None
 
+
+@mypyc_attr(serializable=True)
+class Held:
+    """Which cards a seat holds, as the bits of one machine integer: bit ``c`` is set
+    where the seat holds one or more of card ``c`` (:attr:`HandState.held`). Kept with
+    the seat's counts at each change, so that the legal moves find the ranks held, and
+    their suits, in a few operations on it rather than by reading the 53 counts
+    (compiled, a count read from its list is some 16 machine instructions, and a listing
+    read 44 of them). A class, as :class:`TableCounts`: its field is a machine integer,
+    where a number this large kept in a list is a Python object made at each change."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, bits: i64 = 0) -> None:
+        self.bits: i64 = bits
+
+
+def bits_held(counts: Sequence[int]) -> i64:
+    """The bits of the cards of which ``counts`` holds one or more (:class:`Held`)."""
+    bits: i64 = 0
+    for c in range(len(counts)):
+        if counts[c]:
+            bits |= card_bit(c)
+    return bits
+
+
+def card_bit(c: i64) -> i64:
+    """The bit of card ``c`` (:class:`Held`)."""
+    # (not ``i64(1) << c``: compiled, mypyc writes a constant 1 shifted in C as an int of
+    # 32 bits, which a shift past bit 31 overflows; a value it cannot know stays 64)
+    one: i64 = 1 if c >= 0 else 0
+    return one << c
+
+
+#: a seat copy's bits for every hand it does not see (those hands hold no card)
+_NO_HELD: Final = Held()
 
 #: what a card the player cannot see is shown as in :meth:`HandState.seat_copy`
 FACE_DOWN: Final[Card] = 0
@@ -213,6 +249,8 @@ class HandState:
             self.stacks.append((a, b))
         self.hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
         self.hand_len = [0] * n
+        #: each seat's cards as bits, kept with ``hands`` (:class:`Held`)
+        self.held: list[Held] = [Held() for _ in range(n)]
         self.feet: list[list[Card] | None] = [None] * n
         self.in_foot = [False] * n
         self.foot_turns = [0] * n
@@ -331,6 +369,7 @@ class HandState:
         for c in hand:
             counts[c] = counts[c] + 1
         self.hand_len[seat] = len(hand)
+        self.held[seat].bits = bits_held(counts)
         self.feet[seat] = list(foot)
         self._face_down_feet = None
         if self.rules.deal.choose_hand == "seeing-tops":
@@ -363,6 +402,8 @@ class HandState:
                     if got is not None:
                         hand[got] = hand[got] + 1
                         self.hand_len[seat] = self.hand_len[seat] + 1
+            # (rare: the bits made again from the counts)
+            self.held[seat].bits = bits_held(hand)
 
     def _pop_stock(self) -> Card | None:
         if not self.stock and not self._reshuffle():
@@ -555,6 +596,7 @@ class HandState:
             self.pile_wilds = 0
             self.hands[p][c] = self.hands[p][c] + 1
             self.hand_len[p] = self.hand_len[p] + 1
+            self.held[p].bits |= card_bit(c)
             self.known[p][c] = self.known[p][c] + 1
             self.known_version += 1
             self.phase = _PLAY
@@ -584,12 +626,29 @@ class HandState:
     def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
         hand = self.hands[seat]
         known = self.known[seat]
+        held = self.held[seat]
         for c in cards:
-            hand[c] = hand[c] - 1
+            n = hand[c] - 1
+            hand[c] = n
+            if not n:
+                held.bits &= ~card_bit(c)
             if known[c]:
                 known[c] = known[c] - 1
                 self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] - len(cards)
+
+    def _remove_one(self, seat: int, c: Card) -> None:
+        """:meth:`_remove` of one card (a discard), without a tuple made for it."""
+        hand = self.hands[seat]
+        n = hand[c] - 1
+        hand[c] = n
+        if not n:
+            self.held[seat].bits &= ~card_bit(c)
+        known = self.known[seat]
+        if known[c]:
+            known[c] = known[c] - 1
+            self.known_version += 1
+        self.hand_len[seat] = self.hand_len[seat] - 1
 
     def _meld_of(self, cards: list[Card]) -> Meld:
         """A new meld of ``cards`` (already checked)."""
@@ -701,9 +760,11 @@ class HandState:
         meld = self.melds[team].pop(index)
         hand = self.hands[seat]
         known = self.known[seat]
+        held = self.held[seat]
         for c in meld.cards:
             hand[c] = hand[c] + 1
             known[c] = known[c] + 1
+            held.bits |= card_bit(c)
         self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] + meld.size
         self._meld_counted(team, meld, -1)
@@ -724,6 +785,7 @@ class HandState:
 
     def _draw(self, seat: int) -> None:
         hand = self.hands[seat]
+        held = self.held[seat]
         board = self.settings.red_on_board
         for _ in range(self.draw_count):
             c = self._pop_stock()
@@ -731,6 +793,7 @@ class HandState:
                 break
             hand[c] = hand[c] + 1
             self.hand_len[seat] = self.hand_len[seat] + 1
+            held.bits |= card_bit(c)
         if board:
             self._lay_red_threes(seat)
         self.phase = _PLAY
@@ -779,9 +842,11 @@ class HandState:
         self.opened[team] = True
         hand = self.hands[seat]
         known = self.known[seat]
+        held = self.held[seat]
         for c in taken[:-1]:
             hand[c] = hand[c] + 1
             known[c] = known[c] + 1
+            held.bits |= card_bit(c)
         self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] + (count - 1)
         self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
@@ -793,8 +858,10 @@ class HandState:
         foot = self.feet[seat]
         assert foot is not None
         hand = self.hands[seat]
+        held = self.held[seat]
         for c in foot:
             hand[c] = hand[c] + 1
+            held.bits |= card_bit(c)
         self.hand_len[seat] = len(foot)
         fk = self.foot_known[seat]
         if fk is not None:
@@ -808,7 +875,7 @@ class HandState:
             self._lay_red_threes(seat)
 
     def _discard(self, seat: int, c: Card) -> None:
-        self._remove(seat, (c,))
+        self._remove_one(seat, c)
         self.pile.append(c)
         if WILD[c]:
             self.pile_wilds += 1
@@ -888,6 +955,7 @@ class HandState:
         h.stacks = []
         h.hands = [list(x) for x in hands]
         h.hand_len = [sum(x) for x in hands]
+        h.held = [Held(bits_held(x)) for x in hands]
         h.feet = [None if f is None else list(f) for f in feet]
         h.in_foot = list(in_foot)
         h.foot_turns = list(foot_turns)
@@ -942,6 +1010,7 @@ class HandState:
         h.minimums, h.draw_count, h.stacks = self.minimums, self.draw_count, self.stacks
         h.hands, h.hand_len, h.feet, h.in_foot = self.hands, self.hand_len, self.feet, \
             self.in_foot
+        h.held = self.held
         h.foot_turns, h.known, h.known_version = self.foot_turns, self.known, self.known_version
         h.foot_known, h.melds, h.opened = self.foot_known, self.melds, self.opened
         h.red_threes, h.pile, h.pile_wilds = self.red_threes, self.pile, self.pile_wilds
@@ -970,8 +1039,10 @@ class HandState:
                                            for f in self.feet]
         hands = [_BLANK] * self.seats
         hands[me] = self.hands[me]
+        held = [_NO_HELD] * self.seats
+        held[me] = self.held[me]
         h = self._shallow()
-        h.hands, h.feet = hands, feet
+        h.hands, h.feet, h.held = hands, feet, held
         h.stock, h.pile = _face_down(len(self.stock)), _face_down_pile(self.pile)
         h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
                      for a, b in self.stacks] if self.phase == _CHOOSE else _NO_STACKS)
@@ -995,6 +1066,7 @@ class HandState:
         h = self._shallow()
         h.hands = [x[:] for x in self.hands]
         h.hand_len = self.hand_len[:]
+        h.held = [Held(x.bits) for x in self.held]
         h.feet = [None if f is None else f[:] for f in self.feet]
         h.in_foot = self.in_foot[:]
         h.foot_turns = self.foot_turns[:]
@@ -1016,6 +1088,13 @@ class HandState:
         h._replay_shuffles = self._replay_shuffles[:]
         h.team_scores = self.team_scores[:]
         return h
+
+    def recount(self, seat: int) -> None:
+        """The seat's number of cards and its bits (:attr:`held`) made again from its
+        counts, after a caller changed them directly (tests and tools that stack a hand;
+        the engine keeps both as it changes the counts)."""
+        self.hand_len[seat] = sum(self.hands[seat])
+        self.held[seat].bits = bits_held(self.hands[seat])
 
     def card_census(self) -> list[int]:
         """How many of each card are anywhere (hands, feet, table, pile, stock)."""
