@@ -69,7 +69,9 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
         hand = game.hand
-        forced = hand.only_move()
+        # (not asked for the random player: its listing is then the one move, which it
+        # takes without drawing a number, the same choice)
+        forced = None if randoms[seat] else hand.only_move()
         if forced is not None:  # nothing to choose (drawing when the pile is out of reach)
             game.push(forced)
             if on_action is not None:

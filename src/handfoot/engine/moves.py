@@ -837,13 +837,19 @@ class Hand(CheckedHand):
         rank = (top >> 2) + 2
         st = self.settings
         hand = self.hands[p]
+        base = (rank - 2) * 4
+        if (not (self.held[p].bits >> base) & 15 and (st.plain_classes or st.suit_classes)
+                and not (st.show_meld_on_board and self.opened[self.team_of[p]])):
+            # No natural of the rank held (the player's bits, :class:`Held`): nothing can
+            # be shown, and no meld of it on the table could be shown instead (the usual
+            # draw: nothing more is asked or made).
+            return
         # The naturals of the rank shown: a pair, one of each class and each two classes
         # (:func:`picks` of the classes held, two cards and one), and one of each class.
         # Under the usual classes and where each natural is its own class they are read
         # from the rank's four counts; under other classes, picked from the classes.
         pairs: list[tuple[Card, ...]] = []
         ones: list[Card] = []
-        base = (rank - 2) * 4
         if st.plain_classes:  # the rank's lowest card held, and its second
             first = -1
             for c in range(base, base + 4):

@@ -387,6 +387,9 @@ class HandState:
     def _lay_red_threes(self, seat: int) -> None:
         """Red 3s go on the team's board at once and are replaced from the stock."""
         hand = self.hands[seat]
+        held = self.held[seat]
+        if not held.bits & 0x60:  # (bits 5 and 6: no red 3 held, the usual draw)
+            return
         team = self.team_of[seat]
         while hand[5] or hand[6]:
             for c in (5, 6):
@@ -402,8 +405,8 @@ class HandState:
                     if got is not None:
                         hand[got] = hand[got] + 1
                         self.hand_len[seat] = self.hand_len[seat] + 1
-            # (rare: the bits made again from the counts)
-            self.held[seat].bits = bits_held(hand)
+                        held.bits |= card_bit(got)
+                held.bits &= ~card_bit(c)  # (none of this red 3 left)
 
     def _pop_stock(self) -> Card | None:
         if not self.stock and not self._reshuffle():
