@@ -894,12 +894,27 @@ def test_the_random_player_draws_the_numbers_randrange_would(seed: int, sizes: l
     assert [below(a, n) for n in sizes] == [b.randrange(n) for n in sizes]
 
 
+@given(st.integers(0, 2**32),
+       st.lists(st.tuples(st.integers(-20, 20), st.integers(0, 40)), min_size=1, max_size=30))
+def test_a_deal_draws_the_numbers_randint_would(seed: int,
+                                                bounds: list[tuple[int, int]]) -> None:
+    # (the grabs and the cut for the first player, drawn compiled: the same deals; a
+    # served game's generator, which supplies its own bits, too; and each generator is
+    # left where the library's own randint leaves it)
+    from handfoot.engine.deal import randint
+    from handfoot.fair import KeyedRandom
+    for make in (random.Random, lambda s: KeyedRandom(s.to_bytes(32, "big"))):
+        ours, theirs = make(seed), make(seed)
+        assert [randint(ours, a, a + w) for a, w in bounds] == \
+            [theirs.randint(a, a + w) for a, w in bounds]
+        assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
 @given(st.integers(0, 2**32), st.integers(0, 648))
 def test_a_deck_is_shuffled_as_the_standard_library_shuffles_it(seed: int, n: int) -> None:
     # (the same seed deals the same hands as before the shuffle was compiled; a served
-    # game's generator too, which supplies its own random bits; the standard library's
-    # generator, whose words are drawn many at a time, is left where its own shuffle
-    # leaves it, so what is drawn next is the same too)
+    # game's generator too, which supplies its own random bits; and each generator is
+    # left where the library's own shuffle leaves it, so what is drawn next is the same)
     from handfoot.fair import KeyedRandom
     for make in (random.Random, lambda s: KeyedRandom(s.to_bytes(32, "big"))):
         a, b = list(range(n)), list(range(n))

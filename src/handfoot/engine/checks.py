@@ -701,9 +701,19 @@ class CheckedHand(HandState):
                                            else "") + f" cards, not {count}.")
         shown = action.shown
         frozen = self.pile_frozen()
-        naturals = [c for c in shown if not WILD[c]]
-        wilds = len(shown) - len(naturals)
-        if any(RANK[c] != rank for c in naturals) or any(is_three(c) for c in shown):
+        # (the naturals and wilds shown counted in one pass: compiled, a list of the
+        # naturals and two generators were made and freed at each check)
+        wilds = 0
+        matched = True
+        for c in shown:
+            if is_three(c):
+                matched = False
+            elif WILD[c]:
+                wilds += 1
+            elif RANK[c] != rank:
+                matched = False
+        naturals = len(shown) - wilds
+        if not matched:
             return PileNotAvailable(f"To take the pile show cards that match the top card, "
                                    f"{format_card(top)}.")
         opened = self.opened[team]
@@ -749,7 +759,7 @@ class CheckedHand(HandState):
         elif target is not None:  # the team has this meld on the table, so it has opened
             meld = self.melds[team][target]
             complete = meld.size >= st.book_size
-            check_rank_counts(self.rules, rank, meld.naturals + len(naturals) + 1,
+            check_rank_counts(self.rules, rank, meld.naturals + naturals + 1,
                               meld.wilds + wilds, complete, wilds, st)
             if wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
                 return BadMeld("While your wild-card meld is open, no wild may go on another meld.")
