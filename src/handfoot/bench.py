@@ -13,7 +13,7 @@ choice, as the random player is given them (without a seat copy); what is left o
 hand's time is the choosing and the game loop around it. One process, one core; times
 are the CPU time of the thread that plays (:func:`cpu`), so that other work on the
 machine does not count against it, and each is the fastest of :data:`PASSES` passes
-over the same hands.
+over the same hands (the floor's, random play's and the heuristic's passes taking turns).
 The default sizes (100 hands of each) finish within a minute for the five presets; ``--hands`` and
 ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
 size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
@@ -77,14 +77,21 @@ def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 
     ``played`` when given (once: every pass plays the same games)."""
     best = float("inf")
     for n in range(passes):
-        start = cpu()
-        for i in range(hands):
-            s = hand_seed(seed, i)
-            game = play(Game(rules, s), seat_bots(rules, bots, s), hands=1)
-            if played is not None and n == 0:
-                played.append(game.results[0])
-        best = min(best, cpu() - start)
+        best = min(best, _pass_seconds(rules, bots, hands, seed, played if n == 0 else None))
     return hands / best
+
+
+def _pass_seconds(rules: Rules, bots: Sequence[str], hands: int, seed: int,
+                  played: list[HandResult] | None) -> float:
+    """One pass of :func:`hands_per_second`: its CPU seconds; each hand's result added
+    to ``played`` when given."""
+    start = cpu()
+    for i in range(hands):
+        s = hand_seed(seed, i)
+        game = play(Game(rules, s), seat_bots(rules, bots, s), hands=1)
+        if played is not None:
+            played.append(game.results[0])
+    return cpu() - start
 
 
 def replayed_hands_per_second(rules: Rules, played: Sequence[HandResult],
@@ -174,14 +181,28 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
     median = round(1000 * statistics.median(times), 2) if times else None
     p95 = round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 2) \
         if times else None
-    floor = floor_hands_per_second(rules, max(random_hands, heuristic_hands) * 10, seed,
-                                   PASSES)
+    # The passes of the three measures take turns (a pass of the floor, one of random
+    # play, one of the heuristic, then again), each measure's fastest reported: its
+    # passes are spread over the whole of the preset's measuring rather than made one
+    # after another within a second. A burst of other work on this shared machine then
+    # slows passes of all three rather than every pass of one (random play in classic,
+    # timed pass after pass, went from some 850 hands a second to 1,540 and back within
+    # fifteen seconds: docs/bots.md), and the floor and the engine, timed in turn, are
+    # compared like with like.
+    floor_hands = max(random_hands, heuristic_hands) * 10
+    floor_s = random_s = heuristic_s = float("inf")
     played: list[HandResult] = []
-    random_speed = hands_per_second(rules, ("random",), random_hands, seed, played, PASSES)
+    for n in range(PASSES):
+        floor_s = min(floor_s, _floor_seconds(rules, floor_hands, seed))
+        random_s = min(random_s, _pass_seconds(rules, ("random",), random_hands, seed,
+                                               played if n == 0 else None))
+        heuristic_s = min(heuristic_s, _pass_seconds(rules, ("heuristic",), heuristic_hands,
+                                                     seed, None))
+    floor = floor_hands / floor_s
+    random_speed = random_hands / random_s
+    heuristic_speed = heuristic_hands / heuristic_s
     carried = replayed_hands_per_second(rules, played)
     listed = replayed_hands_per_second(rules, played, listing=True)
-    heuristic_speed = hands_per_second(rules, ("heuristic",), heuristic_hands, seed,
-                                       passes=PASSES)
     from handfoot.research.speed import rollout_speeds  # numpy only; each API lazily
 
     return {

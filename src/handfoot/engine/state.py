@@ -134,12 +134,16 @@ class Held:
         self.bits: i64 = bits
 
 
-def bits_held(counts: Sequence[int]) -> i64:
+def bits_held(counts: list[int]) -> i64:
     """The bits of the cards of which ``counts`` holds one or more (:class:`Held`)."""
+    # (a list, read directly: compiled, a Sequence is indexed through Python's generic
+    # protocol, some 10,000 machine instructions a hand of counts)
     bits: i64 = 0
+    one: i64 = 1 if counts else 0  # (not a constant: see card_bit)
+    c: i64
     for c in range(len(counts)):
         if counts[c]:
-            bits |= card_bit(c)
+            bits |= one << c
     return bits
 
 
@@ -958,7 +962,7 @@ class HandState:
         h.stacks = []
         h.hands = [list(x) for x in hands]
         h.hand_len = [sum(x) for x in hands]
-        h.held = [Held(bits_held(x)) for x in hands]
+        h.held = [Held(bits_held(x)) for x in h.hands]
         h.feet = [None if f is None else list(f) for f in feet]
         h.in_foot = list(in_foot)
         h.foot_turns = list(foot_turns)
