@@ -62,6 +62,7 @@ from handfoot.engine import (
     count_books,
 )
 from handfoot.engine.settings import Settings, settings_of
+from handfoot.engine.state import bits_held
 from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
@@ -94,7 +95,8 @@ MeldLike = Meld | MeldInfo
 
 
 #: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
-OBS_FIELDS = ("asked", "books", "foot_left", "hand", "hand_len", "in_foot", "known_next", "melds",
+OBS_FIELDS = ("asked", "books", "foot_left", "hand", "hand_len", "held_bits", "in_foot",
+              "known_next", "melds",
               "minimum", "opened", "partner_foot_left", "partner_hand", "permission", "phase",
               "history", "pile_size", "pile_top", "pile_wild", "rules", "seat", "settings",
               "stack_tops", "stock_size", "team", "turn")
@@ -115,6 +117,8 @@ class Obs:
     turn: int
     hand: list[int]
     hand_len: int
+    #: the cards held as bits (:class:`~handfoot.engine.state.Held`: the ranks held)
+    held_bits: i64
     in_foot: bool
     foot_left: int
     opened: list[bool]
@@ -165,6 +169,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     o.phase, o.turn = view.phase, view.turn
     hand = list(view.hand_counts)
     o.hand, o.hand_len = hand, sum(hand)
+    o.held_bits = bits_held(hand)
     me = view.players[seat]
     o.in_foot, o.foot_left = me.in_foot, me.foot_count
     o.opened = [t.opened for t in view.teams]
@@ -228,6 +233,7 @@ def obs_from_hand(hand: Hand, seat: int, into: Obs | None = None) -> Obs:
     o.phase = "draw" if phase is _DRAW else "play" if phase is _PLAY else _PHASES[phase]
     o.turn = hand.seat
     o.hand = hand.hands[seat]
+    o.held_bits = hand.held[seat].bits
     o.hand_len = hand.hand_len[seat]
     o.in_foot = hand.in_foot[seat]
     # (the counts read directly outside the choice of hands: compiled, the pair of
@@ -741,7 +747,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
                 if k > 1:
                     yield (AddToMeld(i, (wilds[0],)))
         # 2. New clean melds.
-        yield from _new_clean_melds(hand, mr)
+        yield from _new_clean_melds(hand, mr, o.held_bits)
         yield from later
         # 3. Sequences.
         if mr.sequences:
@@ -765,7 +771,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
         yield from _discards_left(o, ranks, best)
 
 
-def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
+def _new_clean_melds(hand: list[int], mr: Settings, bits: i64) -> list[Action]:
     """New clean melds of the ranks held enough: each of as many naturals as a book
     takes, then of as few as a meld takes (a plain function, its list made only where
     there is one: see :func:`_add_order`)."""
@@ -773,7 +779,8 @@ def _new_clean_melds(hand: list[int], mr: Settings) -> list[Action]:
     size = mr.book_size
     least: i64 = mr.min_size
     for rank in range(4, 15):
-        if rank_held(hand, rank) < least:
+        # (a rank not held passed over by its bits, without its counts read)
+        if not (bits >> ((rank - 2) * 4)) & 15 or rank_held(hand, rank) < least:
             continue
         nats = naturals_of(hand, rank)
         if out is _NO_WISHES:
