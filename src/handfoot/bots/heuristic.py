@@ -709,7 +709,7 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
         wilds = wilds_of(hand) if _holds_wilds(hand) else _NO_CARDS
         # 1. Naturals onto the team's melds of their rank (open ones first, then books), and
         # the sequences and the wild-card meld extended: only melds something held can go on.
-        order = _add_order(hand, melds, size, bool(wilds))
+        order = _add_order(o.held_bits, melds, size, bool(wilds))
         # Naturals enough for a new meld of a rank whose book is finished make a second
         # book rather than burn on the first (where the rules let a new meld of it start).
         open_ranks: set[int] | None = None
@@ -801,24 +801,24 @@ def _new_sequences(hand: list[int], mr: Settings) -> list[Action]:
     return out
 
 
-def _add_order(hand: list[int], melds: list[MeldLike], size: int, wilds: bool) -> list[int]:
+def _add_order(bits: i64, melds: list[MeldLike], size: int, wilds: bool) -> list[int]:
     """The team's melds something held may go on, in the order the heuristic tries them:
     the rank melds of a rank held, the sequences and the wild-card melds (with wilds
     held) not finished, each in the order laid, then the books of a rank held. (A plain
     function, not in the generator: compiled, each of a generator's variables is kept
     in an object of its own, and pairs made and sorted cost more again. Each list is
-    made only once something is put in it: most often there is nothing.)"""
+    made only once something is put in it: most often there is nothing. Whether a rank
+    is held is read from the hand's bits, ``bits``: :attr:`Obs.held_bits`.)"""
     order = _NO_INDEXES
     books = _NO_INDEXES
     base: i64
     for i, m in enumerate(melds):
         # (each field read where it is used: compiled, a field of either kind of meld is
-        # read directly, cheaper than a call returning the three; the hand's counts
-        # indexed in machine integers)
+        # read directly, cheaper than a call returning the three)
         kind = m.kind
         if kind == RANK_MELD:
             base = (m.rank - 2) * 4
-            if hand[base] or hand[base + 1] or hand[base + 2] or hand[base + 3]:
+            if (bits >> base) & 15:
                 if m.size >= size:
                     if books is _NO_INDEXES:
                         books = []
