@@ -1023,26 +1023,29 @@ def _best_discard(o: Obs, ranks: list[int]) -> i64:
     """The card held the heuristic most willingly throws (the lowest of the best), or
     -1 when nothing is held."""
     hand = o.hand
+    bits = o.held_bits  # (which cards are held: the counts read only of those)
     value = o.rules.card_value
     best: i64 = -1
     best_score: i64 = 0
     score: i64
     c: i64
     for c in range(8):  # the 2s, then the 3s
-        if hand[c]:
+        if (bits >> c) & 1:
             score = _twice_discard_score(o, c, ranks)
             if best < 0 or score > best_score:
                 best, best_score = c, score
     h: i64
     for rank in range(4, 15):
-        # (the rank's four counts read once, for the test, the part and the cards held)
+        # (the rank's counts read once, for the part and the cards held; a rank not
+        # held passed over by its bits)
         base: i64 = (rank - 2) * 4
-        h0: i64 = hand[base]
-        h1: i64 = hand[base + 1]
-        h2: i64 = hand[base + 2]
-        h3: i64 = hand[base + 3]
-        if not (h0 or h1 or h2 or h3):
+        nib: i64 = (bits >> base) & 15
+        if not nib:
             continue
+        h0: i64 = hand[base] if nib & 1 else 0
+        h1: i64 = hand[base + 1] if nib & 2 else 0
+        h2: i64 = hand[base + 2] if nib & 4 else 0
+        h3: i64 = hand[base + 3] if nib & 8 else 0
         part: i64 = 2 * _rank_part(o, rank, h0 + h1 + h2 + h3, ranks)
         for k in range(4):
             h = h0 if k == 0 else h1 if k == 1 else h2 if k == 2 else h3
@@ -1051,7 +1054,7 @@ def _best_discard(o: Obs, ranks: list[int]) -> i64:
                 score = value[c] + part
                 if best < 0 or score > best_score:
                     best, best_score = c, score
-    if hand[JOKER]:
+    if (bits >> JOKER) & 1:
         score = _twice_discard_score(o, JOKER, ranks)
         if best < 0 or score > best_score:
             best = JOKER
