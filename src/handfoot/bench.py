@@ -13,7 +13,8 @@ choice, as the random player is given them (without a seat copy); what is left o
 hand's time is the choosing and the game loop around it. One process, one core; times
 are the CPU time of the thread that plays (:func:`cpu`), so that other work on the
 machine does not count against it, and each is the fastest of :data:`PASSES` passes
-over the same hands (the floor's, random play's and the heuristic's passes taking turns).
+over the same hands (the passes of every measure and every preset taking turns:
+:func:`run_rules`).
 The default sizes (100 hands of each) finish within a minute for the five presets; ``--hands`` and
 ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
 size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
@@ -176,31 +177,60 @@ def expert_decision_times(rules: Rules, decisions: int, seed: int = 0) -> list[f
 
 def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
                  decisions: int, seed: int = 0) -> dict[str, Any]:
+    """Every figure of one rule set (:func:`run` of it alone)."""
+    return run_rules([rules], random_hands, heuristic_hands, decisions, seed)[0]
+
+
+class _Best:
+    """A rule set's fastest pass so far of each measure, in CPU seconds, and the random
+    hands as its first pass played them."""
+
+    def __init__(self) -> None:
+        self.floor = self.random = self.heuristic = float("inf")
+        self.played: list[HandResult] = []
+
+
+def run_rules(rules_list: Sequence[Rules], random_hands: int, heuristic_hands: int,
+              decisions: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Every figure of each rule set, in their order.
+
+    The passes take turns: a pass of the floor, one of random play and one of the
+    heuristic for the first rule set, then for the next, and so on, and then again,
+    :data:`PASSES` times; each measure's fastest pass is reported. Each measure's passes
+    are so spread over the whole run rather than made one after another within a
+    second or two. A burst of other work on this shared machine, which can last some
+    seconds, then slows a pass or two of each measure rather than every pass of one:
+    timed pass after pass, random play in classic went from some 850 hands a second to
+    1,540 and back within fifteen seconds, and with the passes taking turns only within
+    a rule set, one run measured classic's floor at 4,462 hands a second and its random
+    play at 999, where the runs before and after measured 6,554 and 1,513 (docs/bots.md).
+    """
+    floor_hands = max(random_hands, heuristic_hands) * 10
+    best = [_Best() for _ in rules_list]
+    for n in range(PASSES):
+        for rules, b in zip(rules_list, best, strict=True):
+            b.floor = min(b.floor, _floor_seconds(rules, floor_hands, seed))
+            b.random = min(b.random, _pass_seconds(rules, ("random",), random_hands, seed,
+                                                   b.played if n == 0 else None))
+            b.heuristic = min(b.heuristic, _pass_seconds(rules, ("heuristic",),
+                                                         heuristic_hands, seed, None))
+    return [_figures(rules, b, floor_hands, random_hands, heuristic_hands, decisions, seed)
+            for rules, b in zip(rules_list, best, strict=True)]
+
+
+def _figures(rules: Rules, best: _Best, floor_hands: int, random_hands: int,
+             heuristic_hands: int, decisions: int, seed: int) -> dict[str, Any]:
+    """A rule set's figures from its fastest passes, with the replays, the expert's
+    times and the rollouts measured now."""
     times = sorted(expert_decision_times(rules, decisions, seed))
     # (``--decisions 0``: the expert is not timed, and its figures are None)
     median = round(1000 * statistics.median(times), 2) if times else None
     p95 = round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 2) \
         if times else None
-    # The passes of the three measures take turns (a pass of the floor, one of random
-    # play, one of the heuristic, then again), each measure's fastest reported: its
-    # passes are spread over the whole of the preset's measuring rather than made one
-    # after another within a second. A burst of other work on this shared machine then
-    # slows passes of all three rather than every pass of one (random play in classic,
-    # timed pass after pass, went from some 850 hands a second to 1,540 and back within
-    # fifteen seconds: docs/bots.md), and the floor and the engine, timed in turn, are
-    # compared like with like.
-    floor_hands = max(random_hands, heuristic_hands) * 10
-    floor_s = random_s = heuristic_s = float("inf")
-    played: list[HandResult] = []
-    for n in range(PASSES):
-        floor_s = min(floor_s, _floor_seconds(rules, floor_hands, seed))
-        random_s = min(random_s, _pass_seconds(rules, ("random",), random_hands, seed,
-                                               played if n == 0 else None))
-        heuristic_s = min(heuristic_s, _pass_seconds(rules, ("heuristic",), heuristic_hands,
-                                                     seed, None))
-    floor = floor_hands / floor_s
-    random_speed = random_hands / random_s
-    heuristic_speed = heuristic_hands / heuristic_s
+    floor = floor_hands / best.floor
+    random_speed = random_hands / best.random
+    heuristic_speed = heuristic_hands / best.heuristic
+    played = best.played
     carried = replayed_hands_per_second(rules, played)
     listed = replayed_hands_per_second(rules, played, listing=True)
     from handfoot.research.speed import rollout_speeds  # numpy only; each API lazily
@@ -225,8 +255,10 @@ def bench_preset(rules: Rules, random_hands: int, heuristic_hands: int,
 
 def run(names: Sequence[str], random_hands: int, heuristic_hands: int, decisions: int,
         seed: int = 0) -> dict[str, dict[str, Any]]:
-    return {name: bench_preset(preset(name), random_hands, heuristic_hands, decisions, seed)
-            for name in names}
+    """Every figure of each preset named, by name (:func:`run_rules`)."""
+    rows = run_rules([preset(name) for name in names], random_hands, heuristic_hands,
+                     decisions, seed)
+    return dict(zip(names, rows, strict=True))
 
 
 def add_parser(sub: Any) -> None:
@@ -255,10 +287,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 0
     random_hands = args.hands or DEFAULT_RANDOM_HANDS
     heuristic_hands = args.hands or DEFAULT_HEURISTIC_HANDS
-    out: dict[str, dict[str, Any]] = {}
+    out = run(names, random_hands, heuristic_hands, args.decisions, args.seed)
     for name in names:
-        out[name] = bench_preset(preset(name), random_hands, heuristic_hands,
-                                 args.decisions, args.seed)
         if not args.json:
             r = out[name]
             expert = "expert not timed" if r["expert_ms_per_decision_median"] is None else (
