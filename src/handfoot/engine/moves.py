@@ -639,7 +639,8 @@ class Hand(CheckedHand):
                 in_suit: i64 = s0 if suit == 0 else s1 if suit == 1 else s2 if suit == 2 \
                     else s3
                 lows: i64 = in_suit
-                for j in range(1, k):
+                j: i64
+                for j in range(1, kk):
                     lows &= in_suit >> j
                 if lows:
                     for low in range(4, 16 - k):
@@ -683,11 +684,14 @@ class Hand(CheckedHand):
         checked: list[Action] | None = None
         start = len(out)
         size = mr.book_size
-        wild_add_ok = not (mr.wild_meld_blocks_wilds and self._wild_meld_open(team))
+        # (whether a wild-card meld is open: the table's kept counts say, as above)
+        wild_add_ok = not (mr.wild_meld_blocks_wilds and wild_open)
         rank_classes = mr.rank_classes
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
             if kind == RANK_MELD and m.rank == 3:  # black 3s: only black 3s go on
+                if not black:
+                    continue
                 for n in sorted({1, left - 1, left}):
                     if 1 <= n <= len(black) and (n == 1 or black_to_go_out):
                         added = _add(i, black[0]) if n == 1 else AddToMeld(i, tuple(black[:n]))
