@@ -679,6 +679,15 @@ class CheckedHand(HandState):
         return [i for i, m in enumerate(self.melds[team])
                 if m.kind == RANK_MELD and m.rank == rank]
 
+    def has_board_meld(self, team: int, rank: int) -> bool:
+        """Whether :meth:`board_melds` lists any: read from the team's table counted by
+        rank and kept (:meth:`table_counts`: its open melds and books of the rank), not
+        from a list of them made (asked at every listing of a draw)."""
+        if not self.opened[team]:
+            return False
+        tables = self.table_counts(team)
+        return tables.open_ranks[rank] + tables.book_ranks[rank] > 0
+
     def pile_counts(self) -> range:
         """How many cards a pick-up may take."""
         return pile_take_counts(self.rules, len(self.pile))

@@ -73,6 +73,13 @@ def below_bits(bits: Callable[[int], int], n: int) -> int:
     return r
 
 
+def draws_as_library(rng: random.Random) -> bool:
+    """Whether ``rng`` draws a number below n as the standard library's generator does
+    (from its ``getrandbits``: :func:`below`), so that :func:`shuffle` and
+    :func:`randint` may draw its numbers compiled."""
+    return _WITH_BITS is not None and getattr(type(rng), "_randbelow", None) is _WITH_BITS
+
+
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
     """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does (the standard
     library's own method, compiled: a deck of several hundred cards took a Python loop of
@@ -82,7 +89,7 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     >>> shuffle(random.Random(3), a); random.Random(3).shuffle(b); a == b
     True
     """
-    if _WITH_BITS is None or getattr(type(rng), "_randbelow", None) is not _WITH_BITS:
+    if not draws_as_library(rng):
         rng.shuffle(cards)  # (a Python whose library shuffles otherwise, too)
         return
     # below(rng, i + 1) for each card, with the generator's method looked up once (each
@@ -121,7 +128,7 @@ def randint(rng: random.Random, a: int, b: int) -> int:
     >>> [randint(x, -3, 3) for _ in range(9)] == [y.randint(-3, 3) for _ in range(9)]
     True
     """
-    if _WITH_BITS is not None and getattr(type(rng), "_randbelow", None) is _WITH_BITS:
+    if draws_as_library(rng):
         return a + below(rng, b - a + 1)
     return rng.randint(a, b)
 

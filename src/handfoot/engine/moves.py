@@ -897,12 +897,8 @@ class Hand(CheckedHand):
                     shows.append((a_two, nat))  # (a 2 is the lower card)
                 if hand[JOKER]:
                     shows.append((nat, JOKER))
-        if st.show_meld_on_board and not frozen and self.opened[self.team_of[p]]:
-            # a meld of the rank on the table, open or a book (:meth:`board_melds`), read
-            # from the table's kept counts rather than a list of them made
-            tables = self.table_counts(self.team_of[p])
-            if tables.open_ranks[rank] + tables.book_ranks[rank]:
-                shows.append(())
+        if st.show_meld_on_board and not frozen and self.has_board_meld(self.team_of[p], rank):
+            shows.append(())
         first, stop = st.take_span(self.rules, len(self.pile))
         in_foot = self.in_foot[p]
         # Before the team has opened, taking the pile is its opening: where the melds

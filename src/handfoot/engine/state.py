@@ -631,21 +631,13 @@ class HandState:
                 self.actor = nxt
 
     def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
-        hand = self.hands[seat]
-        known = self.known[seat]
-        held = self.held[seat]
         for c in cards:
-            n = hand[c] - 1
-            hand[c] = n
-            if not n:
-                held.bits &= ~card_bit(c)
-            if known[c]:
-                known[c] = known[c] - 1
-                self.known_version += 1
-        self.hand_len[seat] = self.hand_len[seat] - len(cards)
+            self._remove_one(seat, c)
 
     def _remove_one(self, seat: int, c: Card) -> None:
-        """:meth:`_remove` of one card (a discard), without a tuple made for it."""
+        """One card out of the seat's hand: its count, its bit (:attr:`held`), what the
+        table knows it holds, its number of cards (a discard calls this directly,
+        without a tuple made for its card)."""
         hand = self.hands[seat]
         n = hand[c] - 1
         hand[c] = n
