@@ -726,7 +726,11 @@ class CheckedHand(HandState):
             return PileNotAvailable(f"To take the pile show cards that match the top card, "
                                    f"{format_card(top)}.")
         opened = self.opened[team]
-        target = self.pile_target(team, rank)
+        # (the team's table counted by rank and kept: where it has no open meld of the
+        # rank, the top card makes a new one, without a pass over its melds)
+        kept = self.table_counts(team) if opened else None
+        target = self.pile_target(team, rank) if kept is not None and kept.open_ranks[rank] \
+            else None
         if len(shown) == 2 and wilds == 0:
             way, allowed = "natural-pair", st.show_pair
         elif len(shown) == 2 and wilds == 1:
@@ -747,12 +751,11 @@ class CheckedHand(HandState):
             return PileNotAvailable("The pile is frozen by a wild card in it: only a natural "
                                    f"pair of {RANK_WORDS[rank]} takes it.")
         if way == "meld-on-board":
-            has = self.board_melds(team, rank)
-            if not has:
+            if not self.has_board_meld(team, rank):
                 return PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
                                        "the table to take the pile with.")
             if target is None:
-                target = has[-1]
+                target = self.board_melds(team, rank)[-1]
         if action.opening and opened:
             return PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
@@ -778,9 +781,12 @@ class CheckedHand(HandState):
             # One new meld, checked alone against the team's kept table (as
             # :meth:`_check_melds` checks one), and the cards shown held: no pending
             # lay-down, whose counts of every card were made and read at each check
-            kept = self.table_counts(team)
-            self._check_new_meld(team, (top, *shown), kept.open_ranks, kept.book_ranks,
-                                 kept.wild_open, False)
+            tables = self.table_counts(team)
+            # (the usual two cards shown, put in the tuple directly: compiled, a starred
+            # tuple is made as a list first)
+            self._check_new_meld(team, (top, shown[0], shown[1]) if len(shown) == 2
+                                 else (top, *shown), tables.open_ranks, tables.book_ranks,
+                                 tables.wild_open, False)
             self._check_held(shown, hand)
             given = len(shown)
         else:  # the top card's meld, the melds laid out and any given here: the opening

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.cards import JOKER, Card
 from handfoot.rules import Rules
@@ -42,6 +43,12 @@ class Deal:
             first_seat = high_card_cut(seats, rng)
         return Deal(tuple(deck), first_seat, grabs)
 
+
+#: whether ``getrandbits(32 * m)`` holds the generator's m next words in order, the first
+#: the lowest (CPython fills the number's words so on a little-endian machine)
+_WORDS_IN_ORDER: Final = sys.byteorder == "little"
+#: the standard generator's own ``getrandbits``, which draws them so
+_LIBRARY_BITS: Final = random.Random.getrandbits
 
 #: how ``random.Random`` (and a generator that supplies its own bits, as served games'
 #: :class:`handfoot.fair.KeyedRandom` does) draws a number below n
@@ -92,8 +99,48 @@ def shuffle(rng: random.Random, cards: list[Card]) -> None:
     if not draws_as_library(rng):
         rng.shuffle(cards)  # (a Python whose library shuffles otherwise, too)
         return
-    # below(rng, i + 1) for each card, with the generator's method looked up once (each
-    # call of rng.getrandbits looked it up by name)
+    if not _WORDS_IN_ORDER or type(rng).getrandbits is not _LIBRARY_BITS:
+        # (a generator that supplies its own bits, as a served game's does: its words
+        # drawn many at once need not be the ones it draws one by one)
+        _shuffle_by_draws(rng, cards)
+        return
+    # The library draws each card's place as the top bits of one 32-bit word of the
+    # generator, drawing a word again where the number is too large (:func:`below`).
+    # Here the words come in batches from one call: ``getrandbits(32 * m)`` gives the
+    # next m words, the first the lowest (a call through Python for each card cost some
+    # 400 machine instructions, most of a deal's shuffle). Each word places at most one
+    # card, so a batch of as many words as places are left never draws one the library
+    # would not: the generator is left where the library leaves it.
+    i: i64 = len(cards) - 1
+    n: i64 = i + 1
+    k: i64 = 0  # the bits n takes (the library's n.bit_length())
+    while n >> k:
+        k += 1
+    t: i64
+    # (the cards moved as the objects they are: read as numbers, each was made again)
+    held = cast(list[object], cards)
+    while i > 0:
+        m: i64 = i
+        words = rng.getrandbits(32 * int(m)).to_bytes(4 * int(m), "little")
+        for t in range(0, 4 * m, 4):
+            # (the word's top k bits, from its top bytes: most places need one or two)
+            j: i64 = words[t + 3]
+            if k <= 8:
+                j >>= 8 - k
+            elif k <= 16:
+                j = (j << 8 | words[t + 2]) >> (16 - k)
+            else:
+                j = (j << 24 | words[t + 2] << 16 | words[t + 1] << 8 | words[t]) >> (32 - k)
+            if j < n:
+                held[i], held[j] = held[j], held[i]
+                i -= 1
+                n = i + 1
+                if not n >> (k - 1):  # n has one bit fewer
+                    k -= 1
+
+
+def _shuffle_by_draws(rng: random.Random, cards: list[Card]) -> None:
+    """:func:`shuffle`, drawing each card's place by a call of its own."""
     bits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         j = below_bits(bits, i + 1)
