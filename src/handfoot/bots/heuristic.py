@@ -918,8 +918,9 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     # can no longer become one).
     if heavy and _clean_rank_melds(melds) >= clean_needed:
         hand = o.hand
+        bits = o.held_bits  # (a rank not held passed over by its bits, its counts unread)
         for rank in range(14, 3, -1):
-            if rank_held(hand, rank) != 2:
+            if not (bits >> ((rank - 2) * 4)) & 15 or rank_held(hand, rank) != 2:
                 continue
             nats = naturals_of(o.hand, rank)
             if len(nats) == 2:
