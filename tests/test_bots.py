@@ -577,6 +577,38 @@ def test_the_bench_reports_each_measure_s_fastest_pass(
     assert bench.PASSES >= 3
 
 
+def test_the_bench_s_rounds_take_turns_and_say_how_slow_the_floor_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each round plays one pass of the floor, of random play and of the heuristic, in
+    that order, bench.ROUNDS times (at least as many as a replay's passes); the floor
+    reported is its fastest pass, and beside it its slowest, so a reader sees how
+    disturbed the run was."""
+    from handfoot import bench
+
+    order: list[str] = []
+    floors = iter([2.0, 1.0, 4.0] + [3.0] * (bench.ROUNDS - 3))
+
+    def floor_seconds(rules: Rules, hands: int, seed: int) -> float:
+        order.append("floor")
+        return next(floors)
+
+    played = bench._pass_seconds
+
+    def pass_seconds(rules: Rules, bots: Sequence[str], hands: int, seed: int,
+                     into: list[HandResult] | None) -> float:
+        order.append(bots[0])
+        return played(rules, bots, hands, seed, into)
+
+    monkeypatch.setattr(bench, "_floor_seconds", floor_seconds)
+    monkeypatch.setattr(bench, "_pass_seconds", pass_seconds)
+    row = bench.run_rules([preset("alabama-samboree")], 1, 1, 0)[0]
+    assert order == ["floor", "random", "heuristic"] * bench.ROUNDS
+    assert bench.ROUNDS >= bench.PASSES
+    # the floor's passes are of ten times the hands: 10 hands in 1 s, and in 4 s
+    assert row["floor_hands_per_s"] == 10.0
+    assert row["floor_slowest_hands_per_s"] == 2.5
+
+
 def test_the_bench_counts_only_the_cpu_of_the_thread_that_plays() -> None:
     """The bench's clock is the playing thread's CPU: work in another thread of the
     process (numpy's BLAS threads spinning after they start) is not the engine's. A

@@ -12,11 +12,11 @@ no choosing), and carried out with the legal moves listed before each move that 
 choice, as the random player is given them (without a seat copy); what is left of a
 hand's time is the choosing and the game loop around it. One process, one core; times
 are the CPU time of the thread that plays (:func:`cpu`), so that other work on the
-machine does not count against it, and each is the fastest of :data:`PASSES` passes
-over the same hands (the passes of every measure and every preset taking turns:
-:func:`run_rules`).
-The default sizes (100 hands of each) finish within a minute for the five presets; ``--hands`` and
-``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
+machine does not count against it, and each is the fastest of several passes over the
+same hands (:data:`ROUNDS` of the hands played, the passes of every measure and every
+preset taking turns: :func:`run_rules`; :data:`PASSES` of each replay).
+The default sizes (100 hands of each) finish in about two minutes for the five presets;
+``--hands`` and ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
 size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
 per second of a random rollout through the engine, the PettingZoo environment and the
 OpenSpiel game are reported too (:mod:`handfoot.research.speed`; None without it).
@@ -60,8 +60,9 @@ cpu = time.thread_time
 DEFAULT_RANDOM_HANDS = 100
 DEFAULT_HEURISTIC_HANDS = 100
 DEFAULT_DECISIONS = 60
-#: Passes of each measure of hands per second (the floor's, random v random's and
-#: heuristic v heuristic's): the same hands played again, the fastest pass reported, as
+#: Passes of each replay's measure (and at least this many of every other: the floor's,
+#: random v random's and heuristic v heuristic's, :data:`ROUNDS`): the same hands played
+#: again, the fastest pass reported, as
 #: ``timeit`` advises and as the replays below always did. On a shared machine a pass is
 #: slowed, never sped up, by other work; the fastest is the one least disturbed, and the
 #: later passes run with the rule set's memo filled, as a long simulation does. Every
@@ -69,6 +70,18 @@ DEFAULT_DECISIONS = 60
 #: ``timeit``'s own default number of repeats: with three, a burst of other work on this
 #: shared machine could outlast every pass of a measure of a tenth of a second.
 PASSES = 5
+
+#: Rounds of :func:`run_rules`: each the floor's, random play's and the heuristic's pass
+#: of every rule set in turn, so each of those figures is the fastest of nine passes
+#: spread over the whole run. This machine runs at one of two speeds, its full speed and
+#: about half of it, changing every few seconds and sometimes staying slow for twenty
+#: or more: timed pass after pass for two minutes, the floor of texas-good-sam measured
+#: 6,500 to 7,000 hands a second or 3,300 to 4,000, and its heuristic play 1,400 to
+#: 1,500 or 750 to 850, little in between (docs/bots.md, 29 November 2026, fifth
+#: session). With five rounds (a minute), a run could fall in slow spells for every
+#: pass of a measure; nine take about two minutes. ``floor_slowest_hands_per_s`` says
+#: how slow the slowest pass of the floor was, so a reader sees how disturbed a run was.
+ROUNDS = 9
 
 
 def hands_per_second(rules: Rules, bots: Sequence[str], hands: int, seed: int = 0,
@@ -187,6 +200,7 @@ class _Best:
 
     def __init__(self) -> None:
         self.floor = self.random = self.heuristic = float("inf")
+        self.floor_slowest = 0.0
         self.played: list[HandResult] = []
 
 
@@ -196,7 +210,7 @@ def run_rules(rules_list: Sequence[Rules], random_hands: int, heuristic_hands: i
 
     The passes take turns: a pass of the floor, one of random play and one of the
     heuristic for the first rule set, then for the next, and so on, and then again,
-    :data:`PASSES` times; each measure's fastest pass is reported. Each measure's passes
+    :data:`ROUNDS` times; each measure's fastest pass is reported. Each measure's passes
     are so spread over the whole run rather than made one after another within a
     second or two. A burst of other work on this shared machine, which can last some
     seconds, then slows a pass or two of each measure rather than every pass of one:
@@ -207,9 +221,11 @@ def run_rules(rules_list: Sequence[Rules], random_hands: int, heuristic_hands: i
     """
     floor_hands = max(random_hands, heuristic_hands) * 10
     best = [_Best() for _ in rules_list]
-    for n in range(PASSES):
+    for n in range(ROUNDS):
         for rules, b in zip(rules_list, best, strict=True):
-            b.floor = min(b.floor, _floor_seconds(rules, floor_hands, seed))
+            floor = _floor_seconds(rules, floor_hands, seed)
+            b.floor = min(b.floor, floor)
+            b.floor_slowest = max(b.floor_slowest, floor)
             b.random = min(b.random, _pass_seconds(rules, ("random",), random_hands, seed,
                                                    b.played if n == 0 else None))
             b.heuristic = min(b.heuristic, _pass_seconds(rules, ("heuristic",),
@@ -237,6 +253,7 @@ def _figures(rules: Rules, best: _Best, floor_hands: int, random_hands: int,
 
     return {
         "floor_hands_per_s": round(floor, 1),
+        "floor_slowest_hands_per_s": round(floor_hands / best.floor_slowest, 1),
         "random_hands_per_s": round(random_speed, 1),
         "random_ratio_to_floor": round(random_speed / floor, 4),
         "random_moves_per_hand": round(sum(len(r.actions) for r in played) / len(played), 1),
