@@ -15,7 +15,7 @@ are the CPU time of the thread that plays (:func:`cpu`), so that other work on t
 machine does not count against it, and each is the fastest of several passes over the
 same hands (:data:`ROUNDS` of the hands played, the passes of every measure and every
 preset taking turns: :func:`run_rules`; :data:`PASSES` of each replay).
-The default sizes (100 hands of each) finish in about two minutes for the five presets;
+The default sizes (100 hands of each) finish in a minute or two for the five presets;
 ``--hands`` and ``--decisions`` make it longer. ``--legal`` times every legal-move question by hand
 size instead (:mod:`handfoot.bench_legal`). With the research extra installed, the steps
 per second of a random rollout through the engine, the PettingZoo environment and the
@@ -79,7 +79,7 @@ PASSES = 5
 #: 6,500 to 7,000 hands a second or 3,300 to 4,000, and its heuristic play 1,400 to
 #: 1,500 or 750 to 850, little in between (docs/bots.md, 29 November 2026, fifth
 #: session). With five rounds (a minute), a run could fall in slow spells for every
-#: pass of a measure; nine take about two minutes. ``floor_slowest_hands_per_s`` says
+#: pass of a measure; nine take a minute or two. ``floor_slowest_hands_per_s`` says
 #: how slow the slowest pass of the floor was, so a reader sees how disturbed a run was.
 ROUNDS = 9
 
