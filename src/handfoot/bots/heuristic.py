@@ -153,8 +153,9 @@ def _meld_info(m: MeldView) -> MeldInfo:
         ranks = [RANK[c] for c in cards]
         return MeldInfo(kind, 0, SUIT[first], len(cards), m.naturals, m.wilds, min(ranks),
                         max(ranks))
-    # The lowest and highest ranks matter only for sequences.
-    rank = RANK[first] if kind == RANK_MELD and NATURAL[first] else 0
+    # The lowest and highest ranks matter only for sequences. A meld of one rank is of
+    # its first card's (its naturals come first: black 3s too, which are not naturals).
+    rank = RANK[first] if kind == RANK_MELD and not WILD[first] else 0
     return MeldInfo(kind, rank, -1, len(cards), m.naturals, m.wilds, 0, 0)
 
 
