@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import Action, Discard, Draw, EndTurn, TakePile, TakeUpcard
 from handfoot.bots import Bot, RandomBot, make_bot, reads_state
@@ -44,6 +44,10 @@ Z95 = 1.959963984540054  #: the 97.5% point of the standard normal distribution
 
 def hand_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
+
+
+#: how many moves :func:`play` keeps listed before it empties its list of them
+_MOVES_KEPT: Final = 4096
 
 
 def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
@@ -66,6 +70,10 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     # (one reading, overwritten at each of their decisions: nothing keeps it after one)
     reading = Obs()
     players = list(bots)  # (a list: a Sequence is indexed through Python's generic call)
+    # (the random player's moves: one list for many listings, each put after the last and
+    # the list emptied only once it is long; compiled, a list made, grown and freed at
+    # each move cost some 200 machine instructions)
+    moves: list[Action] = []
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
         hand = game.hand
@@ -80,10 +88,14 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
             continue
         bot = players[seat]
         if randoms[seat]:
-            moves: list[Action] = []
+            base: i64 = len(moves)
+            if base > _MOVES_KEPT:
+                moves.clear()
+                base = 0
             discards, at = hand.moves_and_discards(moves)
             action = cast(RandomBot, bot).choose_split(
-                moves, discards, at, hand.hand_number, hand.turn_number, hand.laying_out())
+                moves, discards, at, hand.hand_number, hand.turn_number, hand.laying_out(),
+                base)
             game.push(action)  # one of the moves listed, each legal (tested)
         elif heuristics[seat]:
             action = cast(HeuristicBot, bot).choose_in(hand, reading)

@@ -113,30 +113,32 @@ class RandomBot:
         return self._choose_among(list(legal))
 
     def choose_split(self, moves: list[Action], discards: i64, at: i64, hand_number: int,
-                     turn_number: int, laying_out: bool) -> Action:
+                     turn_number: int, laying_out: bool, base: i64 = 0) -> Action:
         """:meth:`choose`, given the moves as the engine lists them for a caller that
         takes one by its place (:meth:`~handfoot.engine.moves.Hand.moves_and_discards`:
         the moves but the discards, the discards as bits and where they stand), the
         hand's and the turn's numbers, and whether the team has melds laid out for its
         opening, by a caller that lists them itself (the arena): the same choice,
         drawing the same numbers, without a :class:`LegalActions` made and freed at
-        every move, nor the discards made but the one chosen. ``moves`` is left as it
-        was."""
+        every move, nor the discards made but the one chosen. The moves listed are those
+        of ``moves`` from ``base`` on (a caller that keeps one list for many listings,
+        each put after the last; ``at`` counts from the list's start, as the engine
+        gives it). ``moves`` is left as it was."""
         self._in_turn(hand_number, turn_number)
         if not self._gave_up and not laying_out:
             held = count_discards(discards)
-            n = len(moves) + held
+            n = len(moves) - base + held
             if n == 1:
-                return moves[0] if moves else nth_discard(discards, 0)
-            r: i64 = self._below(n)
+                return moves[base] if len(moves) > base else nth_discard(discards, 0)
+            r: i64 = base + self._below(n)
             if r < at:
                 return moves[r]
             if r < at + held:
                 return nth_discard(discards, r - at)
             return moves[r - held]
-        whole = list(moves)
+        whole = moves[base:]
         if discards:
-            add_discards(whole, discards, at)
+            add_discards(whole, discards, at - base)
         return self._choose_among(whole)
 
     def _in_turn(self, hand_number: int, turn_number: int) -> None:
