@@ -851,42 +851,52 @@ class Hand(CheckedHand):
         # The naturals of the rank shown: a pair, one of each class and each two classes
         # (:func:`picks` of the classes held, two cards and one), and one of each class.
         # Under the usual classes and where each natural is its own class they are read
-        # from the rank's four counts; under other classes, picked from the classes.
-        pairs: list[tuple[Card, ...]] = []
-        ones: list[Card] = []
+        # from the rank's four counts; under other classes, picked from the classes. The
+        # pairs go straight into the shows (where the rules show a pair), and the naturals
+        # shown one at a time (with a wild) are gathered only where they may be shown.
+        frozen = self.pile_frozen()
+        pair_shown: bool = st.show_pair
+        with_wild: bool = st.show_natural_and_wild and not frozen
+        shows: list[tuple[Card, ...]] = []
+        ones: list[Card] = _NO_CARDS
         if st.plain_classes:  # the rank's lowest card held, and its second
             first = -1
             for c in range(base, base + 4):
                 if hand[c]:
                     if first < 0:
                         first = c
-                        ones.append(c)
+                        if with_wild:
+                            ones = [c]
                         if hand[c] >= 2:
-                            pairs.append((c, c))
+                            if pair_shown:
+                                shows.append((c, c))
                             break
                     else:
-                        pairs.append((first, c))
+                        if pair_shown:
+                            shows.append((first, c))
                         break
         elif st.suit_classes:
             for c in range(base, base + 4):
                 if hand[c]:
-                    if hand[c] >= 2:
-                        pairs.append((c, c))
-                    for d in range(c + 1, base + 4):
-                        if hand[d]:
-                            pairs.append((c, d))
-                    ones.append(c)
+                    if pair_shown:
+                        if hand[c] >= 2:
+                            shows.append((c, c))
+                        for d in range(c + 1, base + 4):
+                            if hand[d]:
+                                shows.append((c, d))
+                    if with_wild:
+                        if ones is _NO_CARDS:
+                            ones = []
+                        ones.append(c)
         else:
             groups = naturals_by_class(st.rank_classes[rank], hand)
-            pairs = picks(groups, 2)
-            ones = [g[0] for g in groups]
-        shows: list[tuple[Card, ...]] = []
-        if st.show_pair:
-            shows.extend(pairs)
+            if pair_shown:
+                shows.extend(picks(groups, 2))
+            if with_wild:
+                ones = [g[0] for g in groups]
         # Only the ways the check may accept now are tried (it is asked of each): none
         # but a natural pair while the pile is frozen, a meld on the table if there is one.
-        frozen = self.pile_frozen()
-        if st.show_natural_and_wild and not frozen:
+        if ones:
             a_two = -1
             for c in range(4):
                 if hand[c]:
