@@ -890,7 +890,11 @@ class CheckedHand(HandState):
                 self._check_stage(team, action.cards)
                 self._check_black_threes(p, (action.cards,), left)
                 return None
-            self._check_new_meld(team, action.cards, *self._table_state(team))
+            # (against the team's table counted and kept, read only: counted afresh into
+            # new lists and passed by a starred call, it went through Python's generic call)
+            tables = self.table_counts(team)
+            self._check_new_meld(team, action.cards, tables.open_ranks, tables.book_ranks,
+                                 tables.wild_open, False)
             self._check_black_threes(p, (action.cards,), left)
             self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
             return None
