@@ -28,6 +28,10 @@ def test_each_preset_s_settings_are_its_own_values() -> None:
         assert s.pile_min == max(rules.pile.min_size, 1), name
         assert s.ask_partner == (rules.going_out.permission and not rules.individuals), name
         assert s.card_class == rules.card_class, name
+        assert (s.card_value, s.held_value) == (rules.card_value, rules.held_value), name
+        go = rules.going_out
+        assert (s.out_clean_books, s.out_dirty_books, s.out_wild_books) == (
+            go.clean_books, go.dirty_books, go.wild_books), name
 
 
 def test_a_house_rule_made_from_a_preset_gets_settings_of_its_own() -> None:

@@ -692,7 +692,6 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
 def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
     """Wishes for the play phase, best first (one action each time; the player is
     asked again after each)."""
-    rules = o.rules
     mr = o.settings  # (compiled fields; the rule set's parts are read by name)
     hand = o.hand
     team = o.team
@@ -755,9 +754,8 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
             yield from _new_sequences(hand, mr)
         # 4. A wild-card meld.
         clean_b, dirty_b, wild_b, _ = o.books
-        go = rules.going_out
         if mr.wild_melds and len(wilds) >= mr.min_size and (
-                wild_b < go.wild_books or len(wilds) >= mr.min_size + 1):
+                wild_b < mr.out_wild_books or len(wilds) >= mr.min_size + 1):
             yield LayMeld(tuple(wilds[:size]))
         # 5. Wilds on melds not needed as clean books.
         if wilds:
@@ -854,28 +852,27 @@ def _sequence_extension(hand: list[int], m: MeldLike, size: int) -> list[Card]:
 
 def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
                dirty_b: int) -> list[Action]:
-    rules = o.rules
     mr = o.settings  # (compiled fields; the rule set's parts are read by name)
-    go = rules.going_out
     size = mr.book_size
     out: list[Action] = []
-    clean_needed = max(go.clean_books - clean_b, 0)
-    dirty_needed = max(go.dirty_books - dirty_b, 0)
+    clean_needed = max(mr.out_clean_books - clean_b, 0)
+    dirty_needed = max(mr.out_dirty_books - dirty_b, 0)
     open_rank = [i for i, m in enumerate(melds) if m.kind == RANK_MELD and m.size < size]
     # the largest clean ones, as many as clean books are still needed (ties: the first
     # laid), each picked in a pass (compiled: pairs made, sorted through Python's
-    # comparisons and put in a set cost more for the one to three kept)
-    keep_clean: list[int] = []
+    # comparisons and put in a set cost more for the one to three kept; those kept are
+    # the bits of a number, bit i for meld i, where a list was searched through Python)
+    keep_clean = 0
     for _ in range(clean_needed):
         pick = -1
         pick_size = -1
         for i in open_rank:
             m = melds[i]
-            if m.wilds == 0 and m.size > pick_size and i not in keep_clean:
+            if m.wilds == 0 and m.size > pick_size and not (keep_clean >> i) & 1:
                 pick, pick_size = i, m.size
         if pick < 0:
             break
-        keep_clean.append(pick)
+        keep_clean |= 1 << pick
     heavy = len(wilds) >= 2 or o.in_foot or dirty_needed > 0
     # Each meld's wilds, by (what they do, the meld's size from the largest, its
     # place): a book completed, then a dirty meld grown, then a clean one of four or
@@ -888,7 +885,7 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
     exceed: bool = mr.naturals_exceed_wilds
     book: i64 = size
     for i in open_rank:
-        if i in keep_clean:
+        if (keep_clean >> i) & 1:
             continue
         m = melds[i]
         m_wilds: i64 = m.wilds
@@ -959,13 +956,13 @@ def discard_score(o: Obs, c: Card, ranks: list[int] | None = None) -> float:
 
 def _twice_discard_score(o: Obs, c: Card, penalties: list[int]) -> i64:
     """Twice :func:`discard_score`: a whole number (the score is whole or half)."""
-    rules = o.rules
+    st = o.settings  # (compiled fields: the rule set's are read by name)
     if 4 <= c < 8:
-        return 2 * (2000 - rules.held_value[c])  # 3s: the costliest to hold go first
+        return 2 * (2000 - st.held_value[c])  # 3s: the costliest to hold go first
     if WILD[c]:
-        return 2 * (-1000 - rules.card_value[c])
+        return 2 * (-1000 - st.card_value[c])
     rank = RANK[c]
-    return rules.card_value[c] + 2 * _rank_part(o, rank, rank_held(o.hand, rank), penalties)
+    return st.card_value[c] + 2 * _rank_part(o, rank, rank_held(o.hand, rank), penalties)
 
 
 def _rank_part(o: Obs, rank: int, have: i64, penalties: list[int]) -> i64:
@@ -985,7 +982,8 @@ def _rank_penalties(o: Obs) -> list[int]:
     team has an unfinished meld of it (150). (A list, not dicts: each entry was a float
     hashed in and looked up; whole numbers, not floats, each of which was made anew.)"""
     size = o.settings.book_size
-    penalties = [0] * 16
+    # (written out: compiled, a list repeated went through Python's generic operation)
+    penalties = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     for m in o.melds[o.team]:
         if m.kind == RANK_MELD:
             rank = m.rank
@@ -1026,7 +1024,7 @@ def _best_discard(o: Obs, ranks: list[int]) -> i64:
     -1 when nothing is held."""
     hand = o.hand
     bits = o.held_bits  # (which cards are held: the counts read only of those)
-    value = o.rules.card_value
+    value = o.settings.card_value  # (compiled fields: the rule set's are read by name)
     best: i64 = -1
     best_score: i64 = 0
     score: i64
@@ -1106,7 +1104,7 @@ class HeuristicBot:
         # (the engine asked directly: compiled, a bound method made at each decision and
         # called through Python's generic call cost a twentieth of a hand; the wishes
         # never call their ``ok``)
-        for action in wishes(o, _ask_engine):
+        for action in wishes(o, _ASK_ENGINE):
             if hand.is_legal(action):
                 return action
         return fallback(o, hand.legal_actions())
@@ -1116,6 +1114,11 @@ def _ask_engine(action: Action) -> bool:  # pragma: no cover - never called
     """The ``ok`` given to :func:`wishes` by :meth:`HeuristicBot.choose_in`, which asks
     the engine itself of each wish."""
     raise AssertionError("the heuristic's wishes do not ask their ok")
+
+
+#: :func:`_ask_engine`, as a value (compiled, a function named as a value is looked up in
+#: the module's dict at every use: some 140 machine instructions a decision)
+_ASK_ENGINE: Final[Ok] = _ask_engine
 
 
 def rules_of(view: View, legal: Sequence[Action]) -> Rules:

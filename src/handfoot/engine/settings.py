@@ -105,6 +105,9 @@ class Settings:
         self.out_discard: str = rules.going_out.discard
         #: the clean books a team needs to go out (``going_out.clean_books``)
         self.out_clean_books: int = rules.going_out.clean_books
+        #: the dirty and wild-card books it needs (``going_out.dirty_books``, ``wild_books``)
+        self.out_dirty_books: int = rules.going_out.dirty_books
+        self.out_wild_books: int = rules.going_out.wild_books
         #: each player plays alone (no partners)
         self.individuals: bool = rules.individuals
         #: what a player's partners must have done before that player goes out
@@ -113,6 +116,8 @@ class Settings:
         self.card_class: tuple[int, ...] = rules.card_class
         #: each card's points
         self.card_value: tuple[int, ...] = rules.card_value
+        #: what each card costs left in a hand (``Rules.held_value``)
+        self.held_value: tuple[int, ...] = rules.held_value
         self.rank_classes: tuple[tuple[tuple[int, ...], ...], ...] = rules.rank_classes
         #: whether the cards' classes are the usual ones: any 2, the black 3s, the red 3s,
         #: each rank from 4 to ace whatever its suit, and the joker (the discards listed so,
