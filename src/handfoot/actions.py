@@ -335,14 +335,17 @@ class AnswerGoOut(ActionBase):
 Action = (ChooseHand | Draw | TakeUpcard | TakePile | LayDown | LayMeld | TakeBack | GoDown
           | AddToMeld | PickUpFoot | Discard | EndTurn | AskToGoOut | AnswerGoOut)
 
-DRAW = Draw()
-TAKE_UPCARD = TakeUpcard()
-PICK_UP_FOOT = PickUpFoot()
-END_TURN = EndTurn()
-GO_DOWN = GoDown()
-ASK = AskToGoOut()
-YES = AnswerGoOut(True)
-NO = AnswerGoOut(False)
+# The actions without a choice in them, made once and shared (Final: compiled, every
+# module that names one reads it directly, where a plain module variable was looked up in
+# the module's dict at every use: the listing names DRAW at every draw)
+DRAW: Final = Draw()
+TAKE_UPCARD: Final = TakeUpcard()
+PICK_UP_FOOT: Final = PickUpFoot()
+END_TURN: Final = EndTurn()
+GO_DOWN: Final = GoDown()
+ASK: Final = AskToGoOut()
+YES: Final = AnswerGoOut(True)
+NO: Final = AnswerGoOut(False)
 #: a discard of each card, by card (moves are values; these are shared by the listing and
 #: the heuristic rather than made at every move)
 DISCARDS: Final = tuple(Discard(c) for c in range(NUM_CARDS))

@@ -67,7 +67,7 @@ from handfoot.rules import Rules, preset
 from handfoot.views import MeldView, TeamView, View
 
 _KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
-_PHASES = ("choose", "draw", "play", "ask", "over")  # by Phase
+_PHASES: Final = ("choose", "draw", "play", "ask", "over")  # by Phase
 assert all(_PHASES[p] == p.name.lower() for p in Phase)
 _CHOOSE: Final = Phase.CHOOSE  # read on every decision (compiled: a Final name is a C static)
 _ASK: Final = Phase.ASK
@@ -142,7 +142,7 @@ class Obs:
 
 
 #: each team's melds as last read: (the team's view, the reading)
-_LAST_TEAM: dict[int, tuple[TeamView, list[MeldInfo]]] = {}
+_LAST_TEAM: Final[dict[int, tuple[TeamView, list[MeldInfo]]]] = {}
 
 
 def _meld_info(m: MeldView) -> MeldInfo:
@@ -747,11 +747,16 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
                 if k > 1:
                     yield (AddToMeld(i, (wilds[0],)))
         # 2. New clean melds.
-        yield from _new_clean_melds(hand, mr, o.held_bits)
-        yield from later
+        # (each list gone through by a loop: compiled, ``yield from`` a list made an
+        # iterator and sent into it for each item)
+        for a in _new_clean_melds(hand, mr, o.held_bits):
+            yield a
+        for a in later:
+            yield a
         # 3. Sequences.
         if mr.sequences:
-            yield from _new_sequences(hand, mr)
+            for a in _new_sequences(hand, mr):
+                yield a
         # 4. A wild-card meld.
         clean_b, dirty_b, wild_b, _ = o.books
         if mr.wild_melds and len(wilds) >= mr.min_size and (
@@ -759,15 +764,18 @@ def play_options(o: Obs, ok: Ok) -> Iterator[Action]:
             yield LayMeld(tuple(wilds[:size]))
         # 5. Wilds on melds not needed as clean books.
         if wilds:
-            yield from (_wild_adds(o, melds, wilds, clean_b, dirty_b))
-    yield from (going_out_options(o))
+            for a in _wild_adds(o, melds, wilds, clean_b, dirty_b):
+                yield a
+    for a in going_out_options(o):
+        yield a
     # The discards, the best first (as :func:`discard_options`, here without a second
     # generator: compiled, one made, driven and freed at each discard cost more).
     ranks = _rank_penalties(o)
     best = _best_discard(o, ranks)
     if best >= 0:
         yield DISCARDS[best]
-        yield from _discards_left(o, ranks, best)
+        for a in _discards_left(o, ranks, best):
+            yield a
 
 
 def _new_clean_melds(hand: list[int], mr: Settings, bits: i64) -> list[Action]:
