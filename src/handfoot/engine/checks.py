@@ -120,7 +120,7 @@ class CheckedHand(HandState):
         after the melds before it in the same action); update the bookkeeping (unless
         ``count_in`` is False: the last meld of a check, whose counts are not read)."""
         rules = self.settings  # (compiled fields: the rule set's are read by name)
-        kind, rank, suit = classify(self.rules, cards)
+        kind, rank, suit = classify(self.rules, cards, self.settings)
         wilds = 0
         for c in cards:
             if WILD[c]:

@@ -191,12 +191,16 @@ def books_missing(go: GoingOut, words: Words, clean: int, dirty: int, wild: int,
     return " and ".join(need) if need else None
 
 
-def classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
-    """(kind, rank, suit) of a new meld's cards, or :class:`BadMeld` saying why not."""
+def classify(rule_set: Rules, cards: Sequence[Card],
+             settings: Settings | None = None) -> tuple[int, int, int]:
+    """(kind, rank, suit) of a new meld's cards, or :class:`BadMeld` saying why not;
+    ``settings``: the rule set's (:func:`settings_of`), where the caller holds them (a
+    hand does: they are not looked up in the rule set's memo at each meld)."""
     # The usual meld (enough cards, naturals of one rank from 4 to ace, any wilds, no 3)
     # is told in one pass over its cards; any other is read in full by _classify, which
     # says what is wrong with it.
-    if len(cards) >= settings_of(rule_set).min_size:
+    st = settings if settings is not None else settings_of(rule_set)
+    if len(cards) >= st.min_size:
         low = -1  # the naturals' rank less 2, -2 once a 3 or a second rank is seen
         for c in cards:
             if 8 <= c < 52:  # a natural (cards.NATURAL)

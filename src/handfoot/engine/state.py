@@ -651,7 +651,7 @@ class HandState:
 
     def _meld_of(self, cards: list[Card]) -> Meld:
         """A new meld of ``cards`` (already checked)."""
-        kind, rank, suit = classify(self.rules, cards)
+        kind, rank, suit = classify(self.rules, cards, self.settings)
         if kind == SEQUENCE:
             suit = SUIT[cards[0]]
         return Meld(kind, rank, suit, cards)
