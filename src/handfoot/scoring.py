@@ -87,16 +87,27 @@ _COUNTS = frozenset({"clean_books", "dirty_books", "wild_books", "sequence_books
 
 def book_kind(rules: Rules, kind: int, cards: Sequence[Card]) -> str | None:
     """"clean", "dirty", "wild", "sequence", "red-sevens", or None for an unfinished meld."""
-    if len(cards) < rules.meld.book_size:
+    return _book_kind(kind, cards, rules.meld.book_size, bool(rules.scores.red_sevens_book))
+
+
+def _book_kind(kind: int, cards: Sequence[Card], size: int, red_sevens: bool) -> str | None:
+    """:func:`book_kind`, given the rule set's book size and whether red sevens make a
+    book of their own (read once for a whole team's melds: compiled, each is looked up
+    by name in the rule set)."""
+    if len(cards) < size:
         return None
     if kind == WILD_MELD:
         return "wild"
     if kind == SEQUENCE:
         return "sequence"
-    if any(WILD[c] for c in cards):
-        return "dirty"
-    if (rules.scores.red_sevens_book and RANK[cards[0]] == SEVEN
-            and all(is_red(c) for c in cards)):
+    # (loops: compiled, any() and all() of a generator each made one and drove it)
+    for c in cards:
+        if WILD[c]:
+            return "dirty"
+    if red_sevens and RANK[cards[0]] == SEVEN:
+        for c in cards:
+            if not is_red(c):
+                return "clean"
         return "red-sevens"
     return "clean"
 
@@ -117,10 +128,12 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
     held_values = rules.held_value
     counts = dict.fromkeys(BOOK_KINDS, 0)
     table = 0
+    size = rules.meld.book_size
+    red_sevens = bool(rules.scores.red_sevens_book)
     for kind, cards in melds:
         for c in cards:  # (a loop: compiled, sum() of a generator went through Python)
             table += values[c]
-        which = book_kind(rules, kind, cards)
+        which = _book_kind(kind, cards, size, red_sevens)
         if which:
             counts[which] = counts[which] + 1
     held_cards = threes = 0
@@ -134,7 +147,7 @@ def score_team(rules: Rules, team: int, melds: Iterable[tuple[int, Sequence[Card
 
 
 #: the kinds of book, as :func:`book_kind` names them
-BOOK_KINDS = ("clean", "dirty", "wild", "sequence", "red-sevens")
+BOOK_KINDS: Final = ("clean", "dirty", "wild", "sequence", "red-sevens")
 
 
 #: TeamScore's fields, in their order

@@ -817,9 +817,13 @@ class HandState:
         top = taken[-1]
         target = self.pile_target(team, RANK[top])
         if target is None and not action.shown and self.opened[team]:
-            # Taken with a meld of that rank on the board: the top card joins the last one.
-            target = max(i for i, m in enumerate(self.melds[team])
-                         if m.kind == RANK_MELD and m.rank == RANK[top])
+            # Taken with a meld of that rank on the board: the top card joins the last one
+            # (found by a loop: compiled, max() of a generator went through Python).
+            rank = RANK[top]
+            for i, m in enumerate(self.melds[team]):
+                if m.kind == RANK_MELD and m.rank == rank:
+                    target = i
+            assert target is not None, "a pile taken with a meld on the board has one"
         if target is not None and self.rules.pile.shown_cards == "kept":
             # The shown cards were only shown: the top card alone joins the meld.
             self._add_to(team, target, (top,))
@@ -842,7 +846,8 @@ class HandState:
         hand = self.hands[seat]
         known = self.known[seat]
         held = self.held[seat]
-        for c in taken[:-1]:
+        for k in range(len(taken) - 1):  # (every card but the top, without a copy)
+            c = taken[k]
             hand[c] = hand[c] + 1
             known[c] = known[c] + 1
             held.bits |= card_bit(c)
