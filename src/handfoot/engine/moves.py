@@ -402,7 +402,8 @@ class Hand(CheckedHand):
         # last meld laid out back, melding once the team is down, else a discard.
         if phase == _DRAW:
             if staging:
-                out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
+                for i in range(len(self.melds[team]) - 1, -1, -1):
+                    out.append(_back(i))
             else:
                 out.append(DRAW)
                 if (self.settings.upcard and self.turn_number == 0
@@ -417,7 +418,8 @@ class Hand(CheckedHand):
         if staging:
             if self.may_go_down():
                 out.append(GO_DOWN)
-            out.extend(_back(i) for i in range(len(self.melds[team]) - 1, -1, -1))
+            for i in range(len(self.melds[team]) - 1, -1, -1):
+                out.append(_back(i))
             self._meld_moves(p, team, False, out)
             return 0, 0
         # Where the cards' classes are the usual ones (or every natural its own), the
@@ -525,9 +527,15 @@ class Hand(CheckedHand):
             if wild_key == last_key:
                 by_index = last
             else:
-                by_index = mr.cores_by_index.get(wild_key, _NO_CORES)
-                if not by_index:
-                    by_index = mr.cores_by_index[wild_key] = [None] * (b * b * b * b * 16)
+                # (the tables in a list by the wilds' number, a few hundred at most: a
+                # dict was asked with the number boxed and hashed)
+                by_wilds = mr.cores_by_index
+                if wild_key >= len(by_wilds):
+                    by_wilds.extend([None] * (wild_key + 1 - len(by_wilds)))
+                table = by_wilds[wild_key]
+                if table is None:
+                    table = by_wilds[wild_key] = [None] * (b * b * b * b * 16)
+                by_index = table
                 mr.cores_last = (wild_key, by_index)
         else:
             by_key = mr.cores_by_key.get(wild_key, _NO_KEYS)
@@ -661,9 +669,13 @@ class Hand(CheckedHand):
                 wk = wk * (kk + 1) + n4
             held_jokers: i64 = jokers
             wk = wk * (kk + 1) + (held_jokers if held_jokers < kk else kk)
-            wild_made = mr.wild_melds_by.get(wk)
+            # (in a list by that number, as the tables above)
+            made_by = mr.wild_melds_by
+            if wk >= len(made_by):
+                made_by.extend([None] * (wk + 1 - len(made_by)))
+            wild_made = made_by[wk]
             if wild_made is None:
-                wild_made = mr.wild_melds_by[wk] = [
+                wild_made = made_by[wk] = [
                     _lay(tuple(sorted(ws))) for ws in wild_sets(cards_of(hand, 0, 4), jokers, k)]
             for move in wild_made:
                 out.append(move)

@@ -129,8 +129,9 @@ class Settings:
         #: the rule set's memo (:attr:`handfoot.rules.Rules.memo`)
         self.memo: dict[Any, Any] = rules.memo
         #: the smallest melds of each rank the listing has worked out, by the wilds
-        #: usable, then by the rank and its counts (see :meth:`Hand._meld_moves`)
-        self.cores_by_index: dict[int, list[Any]] = {}
+        #: usable (a list by their number: None where none are worked out yet), then by
+        #: the rank and its counts (see :meth:`Hand._meld_moves`)
+        self.cores_by_index: list[list[Any] | None] = []
         self.cores_by_key: dict[int, dict[int, Any]] = {}
         #: the wilds usable last asked of :attr:`cores_by_index`, with its list for them
         #: (a listing's wilds are most often the last listing's: the dict, keyed by a
@@ -138,8 +139,9 @@ class Settings:
         #: another thread never reads one's key with another's list.
         self.cores_last: tuple[i64, list[Any]] = (-1, [])
         #: the melds of wild cards alone the listing has worked out, by the wilds held
-        #: (each count up to a meld's size; see :meth:`Hand._meld_moves`)
-        self.wild_melds_by: dict[int, list[Any]] = {}
+        #: (each count up to a meld's size, one number: a list by it, None where they are
+        #: not worked out yet; see :meth:`Hand._meld_moves`)
+        self.wild_melds_by: list[list[Any] | None] = []
         #: where each natural is its own class: the ways to pick n naturals of a rank
         #: (as suits), by how many of each suit are held (see :meth:`Hand._suit_cores`)
         self.suit_picks: dict[int, list[list[tuple[int, ...]]]] = {}
