@@ -671,18 +671,11 @@ class CheckedHand(HandState):
         it (where the rules say so)."""
         return self.settings.wild_freezes and self.pile_wilds > 0
 
-    def board_melds(self, team: int, rank: int) -> list[int]:
-        """The team's melds of ``rank`` on the table that a pile's top card of that rank
-        may be taken with (none before the team has gone down)."""
-        if not self.opened[team]:
-            return []
-        return [i for i, m in enumerate(self.melds[team])
-                if m.kind == RANK_MELD and m.rank == rank]
-
     def has_board_meld(self, team: int, rank: int) -> bool:
-        """Whether :meth:`board_melds` lists any: read from the team's table counted by
-        rank and kept (:meth:`table_counts`: its open melds and books of the rank), not
-        from a list of them made (asked at every listing of a draw)."""
+        """Whether the team has a meld of ``rank`` on the table (open or a book) that a
+        pile's top card of that rank may be taken with (none before it has gone down):
+        read from the team's table counted by rank and kept (:meth:`table_counts`), not
+        by a pass over its melds (asked at every listing of a draw)."""
         if not self.opened[team]:
             return False
         tables = self.table_counts(team)
@@ -728,9 +721,9 @@ class CheckedHand(HandState):
         opened = self.opened[team]
         # (the team's table counted by rank and kept: where it has no open meld of the
         # rank, the top card makes a new one, without a pass over its melds)
-        kept = self.table_counts(team) if opened else None
-        target = self.pile_target(team, rank) if kept is not None and kept.open_ranks[rank] \
-            else None
+        tables = self.table_counts(team) if opened else None
+        target = self.pile_target(team, rank) \
+            if tables is not None and tables.open_ranks[rank] else None
         if len(shown) == 2 and wilds == 0:
             way, allowed = "natural-pair", st.show_pair
         elif len(shown) == 2 and wilds == 1:
@@ -755,7 +748,7 @@ class CheckedHand(HandState):
                 return PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
                                        "the table to take the pile with.")
             if target is None:
-                target = self.board_melds(team, rank)[-1]
+                target = self.last_board_meld(team, rank)
         if action.opening and opened:
             return PileNotAvailable("Your team has already opened: lay further melds "
                                    "after taking the pile.")
@@ -781,7 +774,7 @@ class CheckedHand(HandState):
             # One new meld, checked alone against the team's kept table (as
             # :meth:`_check_melds` checks one), and the cards shown held: no pending
             # lay-down, whose counts of every card were made and read at each check
-            tables = self.table_counts(team)
+            assert tables is not None  # (counted above: the team has opened)
             # (the usual two cards shown, put in the tuple directly: compiled, a starred
             # tuple is made as a list first)
             self._check_new_meld(team, (top, shown[0], shown[1]) if len(shown) == 2

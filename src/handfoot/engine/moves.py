@@ -113,6 +113,13 @@ def _back(meld: int) -> TakeBack:
     return _BACKS[meld]
 
 
+def _backs(laid: int, out: list[Action]) -> None:
+    """Each of ``laid`` melds laid out taken back, the last laid first (appended: a
+    generator extended from went through Python)."""
+    for i in range(laid - 1, -1, -1):
+        out.append(_back(i))
+
+
 def _take(shown: tuple[Card, ...], count: int) -> TakePile:
     # (a number, not the tuple of tuples it stood for: hashed at every listing; for
     # none, one or two cards shown, in machine integers, indexing a list)
@@ -402,8 +409,7 @@ class Hand(CheckedHand):
         # last meld laid out back, melding once the team is down, else a discard.
         if phase == _DRAW:
             if staging:
-                for i in range(len(self.melds[team]) - 1, -1, -1):
-                    out.append(_back(i))
+                _backs(len(self.melds[team]), out)
             else:
                 out.append(DRAW)
                 if (self.settings.upcard and self.turn_number == 0
@@ -418,8 +424,7 @@ class Hand(CheckedHand):
         if staging:
             if self.may_go_down():
                 out.append(GO_DOWN)
-            for i in range(len(self.melds[team]) - 1, -1, -1):
-                out.append(_back(i))
+            _backs(len(self.melds[team]), out)
             self._meld_moves(p, team, False, out)
             return 0, 0
         # Where the cards' classes are the usual ones (or every natural its own), the

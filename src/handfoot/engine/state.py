@@ -800,14 +800,23 @@ class HandState:
     def pile_target(self, team: int, rank: int) -> int | None:
         """The meld a pile's top card of ``rank`` joins: the team's last open meld of
         that rank (once the team has gone down), or None for a new meld."""
+        return self._last_rank_meld(team, rank, True)
+
+    def last_board_meld(self, team: int, rank: int) -> int | None:
+        """The team's last meld of ``rank`` on the table, open or a book (once the team
+        has gone down), or None: the one a pile taken with a meld on the board joins
+        where no open meld of the rank is there."""
+        return self._last_rank_meld(team, rank, False)
+
+    def _last_rank_meld(self, team: int, rank: int, open_only: bool) -> int | None:
         if not self.opened[team]:
             return None
         size = self.settings.book_size
-        target: int | None = None
+        last: int | None = None
         for i, m in enumerate(self.melds[team]):
-            if m.kind == RANK_MELD and m.rank == rank and m.size < size:
-                target = i
-        return target
+            if m.kind == RANK_MELD and m.rank == rank and not (open_only and m.size >= size):
+                last = i
+        return last
 
     def _take_pile(self, seat: int, action: TakePile) -> None:
         team = self.team_of[seat]
@@ -817,12 +826,8 @@ class HandState:
         top = taken[-1]
         target = self.pile_target(team, RANK[top])
         if target is None and not action.shown and self.opened[team]:
-            # Taken with a meld of that rank on the board: the top card joins the last one
-            # (found by a loop: compiled, max() of a generator went through Python).
-            rank = RANK[top]
-            for i, m in enumerate(self.melds[team]):
-                if m.kind == RANK_MELD and m.rank == rank:
-                    target = i
+            # Taken with a meld of that rank on the board: the top card joins the last one.
+            target = self.last_board_meld(team, RANK[top])
             assert target is not None, "a pile taken with a meld on the board has one"
         if target is not None and self.rules.pile.shown_cards == "kept":
             # The shown cards were only shown: the top card alone joins the meld.
