@@ -4,7 +4,7 @@
 # test with the modules compiled by the install (see setup.py), then again as pure Python
 # (HANDFOOT_PURE=1), all but the tests marked "served": those of the server and the pages,
 # whose own code is never compiled (the pure engine under a server is still played through
-# by tests/test_server.py). Where the install is pure Python, the first pass is already
+# by tests/server/test_server.py). Where the install is pure Python, the first pass is already
 # every test on pure Python and is the only one.
 # The research extra (PettingZoo, OpenSpiel, Ray: docs/research.md) and the load test's
 # (bench: aiohttp) are installed too.

@@ -74,12 +74,12 @@ def book_words(rules: Rules, books: Sequence[str]) -> dict[str, Any]:
     ``terminal`` (the terminal game's lines for the team) and ``sheet`` (the labels of
     the hand's score)."""
     from handfoot.actions import AskToGoOut, ChooseHand, Draw
+    from handfoot.cli.terminal import TerminalGame
     from handfoot.engine import CannotGoOut, Phase
     from handfoot.game import Game
-    from handfoot.play import TerminalGame
-    from handfoot.scoring import score_hand
+    from handfoot.game.scoring import score_hand
+    from handfoot.game.views import seat_view
     from handfoot.testing import put_meld, stacked_deal
-    from handfoot.views import seat_view
     from stacked import put_in_foot
 
     game = Game(rules, deals=[stacked_deal(rules, reserve=" ".join(books))])

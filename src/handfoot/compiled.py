@@ -28,8 +28,9 @@ from types import ModuleType
 #: the modules compiled at install, as paths under ``src/handfoot`` without ``.py``
 MODULES: tuple[str, ...] = (
     "cards", "actions", "engine/deal", "engine/errors", "engine/settings", "engine/melds",
-    "engine/state", "engine/checks", "engine/moves", "scoring", "views", "game", "bots/__init__",
-    "bots/policy", "bots/heuristic", "bots/evaluation", "bots/expert", "arena",
+    "engine/state", "engine/checks", "engine/moves", "game/scoring", "game/views", "game/__init__",
+    "bots/__init__", "bots/policy", "bots/heuristic", "bots/evaluation", "bots/expert",
+    "arena/__init__",
 )
 
 _HERE = Path(__file__).resolve().parent

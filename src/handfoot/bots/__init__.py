@@ -14,7 +14,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from handfoot.actions import Action, AddToMeld, GoDown, LayMeld, TakeBack, TakePile
 from handfoot.engine.moves import LegalActions, add_discards, count_discards, nth_discard
-from handfoot.views import View
+from handfoot.game.views import View
 
 
 class Bot(Protocol):

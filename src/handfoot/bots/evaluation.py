@@ -138,7 +138,7 @@ def samples(rules: Rules, policy: Callable[[Hand], object], hands: int, seed: in
             every: int = 1) -> tuple[list[list[float]], list[float]]:
     """(features, squashed final lead) at the start of every ``every``-th turn of
     ``hands`` hands played by ``policy`` for every seat, from each team's side."""
-    from handfoot.scoring import score_hand
+    from handfoot.game.scoring import score_hand
 
     xs: list[list[float]] = []
     ys: list[float] = []

@@ -46,9 +46,9 @@ from handfoot.bots.heuristic import fallback, obs_from_hand, obs_from_view, rule
 from handfoot.bots.policy import decide_patient, patient_wishes
 from handfoot.cards import NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, full_deck
+from handfoot.game.scoring import score_hand
+from handfoot.game.views import View
 from handfoot.rules import Rules
-from handfoot.scoring import score_hand
-from handfoot.views import View
 
 _KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
 _PHASES = {"draw": Phase.DRAW, "play": Phase.PLAY, "ask": Phase.ASK}

@@ -1,7 +1,7 @@
 """``heuristic``: a fast rule-based player that knows the rule set it plays.
 
 It decides from what its seat may see (an :class:`Obs`, built from the seat's
-:class:`~handfoot.views.View`) and never re-implements legality: it builds the
+:class:`~handfoot.game.views.View`) and never re-implements legality: it builds the
 actions it would like, best first, and plays the first one the engine accepts
 (``action in legal``). The strategy is written out in ``docs/bots.md``; in short:
 
@@ -63,8 +63,8 @@ from handfoot.engine import (
 )
 from handfoot.engine.settings import Settings, settings_of
 from handfoot.engine.state import bits_held
+from handfoot.game.views import MeldView, TeamView, View
 from handfoot.rules import Rules, preset
-from handfoot.views import MeldView, TeamView, View
 
 _KINDS = {"rank": RANK_MELD, "sequence": SEQUENCE, "wild": WILD_MELD}
 _PHASES: Final = ("choose", "draw", "play", "ask", "over")  # by Phase

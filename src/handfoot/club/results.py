@@ -16,7 +16,7 @@ from typing import Any
 from handfoot.arena import hand_turns, play, seat_bots
 from handfoot.club.event import Event, EventError, TableAssignment, TableResult
 from handfoot.game import Game
-from handfoot.records import game_record, replay
+from handfoot.game.records import game_record, replay
 from handfoot.rules import Rules, RulesError, Words, preset
 from handfoot.scorekeeper import ScoreSheetError, score_sheet
 

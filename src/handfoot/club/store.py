@@ -34,13 +34,10 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from handfoot.club.event import Event, EventError, RoundDraw, TableResult, TieBreak
+from handfoot.server.storage.database import SCHEMA_LOCK, default_url, normalise_url
 
 metadata = sa.MetaData()
 
-#: PostgreSQL: held while a store creates its tables, by this store and the game store
-#: (``handfoot.server.store``, which imports it) alike, so that several server
-#: processes starting on a new database create each table once
-SCHEMA_LOCK = sa.text("SELECT pg_advisory_xact_lock(2, 0)")
 
 club_events = sa.Table(
     "club_events", metadata,
@@ -135,15 +132,8 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-def default_url() -> str:
-    """The game server's database (importing the server's storage starts no server)."""
-    from handfoot.server.store import default_url as server_default
-    return server_default()
-
-
 class ClubStore:
     def __init__(self, url: str | None = None) -> None:
-        from handfoot.server.store import normalise_url
         url = normalise_url(url or default_url())
         self.url = url
         if url.startswith("sqlite"):

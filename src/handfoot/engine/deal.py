@@ -51,7 +51,7 @@ _WORDS_IN_ORDER: Final = sys.byteorder == "little"
 _LIBRARY_BITS: Final = random.Random.getrandbits
 
 #: how ``random.Random`` (and a generator that supplies its own bits, as served games'
-#: :class:`handfoot.fair.KeyedRandom` does) draws a number below n
+#: :class:`handfoot.game.fair.KeyedRandom` does) draws a number below n
 _WITH_BITS: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 

@@ -49,7 +49,7 @@ class Meld:
     def __init__(self, kind: int, rank: int, suit: int, cards: list[Card],
                  like: Meld | None = None) -> None:
         #: what a view made of this meld, as (cards, index, view): a cache for
-        #: :mod:`handfoot.views` (cards are only ever added to a meld)
+        #: :mod:`handfoot.game.views` (cards are only ever added to a meld)
         self.view: tuple[int, int, object] | None = None
         #: the hand state that may change it in place (others copy it first: a clone
         #: shares its melds until one of them changes)

@@ -1028,7 +1028,7 @@ class LegalActions(Sequence[Action]):
     def seat_state(self) -> Hand | None:
         """The hand as the player to act knows it (:meth:`Hand.seat_copy`: every card that
         player cannot see is face down), for players that read the state in the engine's
-        own form rather than a :class:`~handfoot.views.View`; None when these actions
+        own form rather than a :class:`~handfoot.game.views.View`; None when these actions
         answer from a full state (inside a search, say). It shares its lists with the
         game, so it is for reading only, and only until an action is carried out."""
         return self.__hand if self._seat else None

@@ -305,7 +305,7 @@ class HandState:
             self._lay_dealt_red_threes()
 
     def _reset_view_caches(self) -> None:
-        #: what :mod:`handfoot.views` last made of each seat and each team, with what
+        #: what :mod:`handfoot.game.views` last made of each seat and each team, with what
         #: it was made from (a copy of the hand starts without them)
         self.player_views: object = None
         self.player_views_known = -1

@@ -11,7 +11,7 @@ handfoot[research]``).
   spread over a Ray cluster (needs ``ray``).
 
 Every one of them asks the engine what is legal (:meth:`~handfoot.game.Game.legal_actions`)
-and numbers moves with :class:`~handfoot.encoding.MoveCodec`; none re-implements a rule.
+and numbers moves with :class:`~handfoot.research.encoding.MoveCodec`; none re-implements a rule.
 The optional libraries are imported only by the module that needs them, so the core
 package works without them.
 """

@@ -27,11 +27,11 @@ from open_spiel.python.algorithms import ismcts
 
 from handfoot.arena import hand_seed, wilson
 from handfoot.bots import make_bot
+from handfoot.game.scoring import score_hand
+from handfoot.game.views import seat_view
 from handfoot.research.observation import hand_rewards
 from handfoot.research.openspiel_game import HandAndFootState, config_of
 from handfoot.research.steps import listed_steps
-from handfoot.scoring import score_hand
-from handfoot.views import seat_view
 
 
 class TableEvaluator:

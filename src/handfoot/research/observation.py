@@ -1,6 +1,6 @@
 """A seat's view as a flat numeric vector, the move mask, and the reward.
 
-The vector is built from :func:`handfoot.views.seat_view` only, so it holds nothing the
+The vector is built from :func:`handfoot.game.views.seat_view` only, so it holds nothing the
 seat may not see. Seats and teams are numbered *from the observer*: seat block 0 is the
 observer, 1 the next seat to its left, and so on; team block 0 is the observer's team.
 Counts are raw (not scaled). The blocks, in order (``NUM_CARDS`` = 53 kinds of card,
@@ -38,8 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 from handfoot.cards import NUM_CARDS
+from handfoot.game.views import View
 from handfoot.rules import Rules
-from handfoot.views import View
 
 SEAT_BLOCK = 4 + NUM_CARDS
 TEAM_BLOCK = 7 + NUM_CARDS

@@ -20,7 +20,7 @@ pile into a new stock, a chance node comes first, whose outcome (uniform over
 ``shuffles``) seeds that shuffle. A state is thus fixed by its history (serialisation
 is the history), and everything that happens in between is the engine's.
 
-Actions are :class:`~handfoot.encoding.MoveCodec` numbers
+Actions are :class:`~handfoot.research.encoding.MoveCodec` numbers
 (``num_distinct_actions = codec.size``); the legal ones are the numbers of the moves the
 engine lists (:meth:`~handfoot.game.Game.legal_actions`). Returns, at the end, are each
 team's final total minus the mean of the other teams' (:func:`hand_rewards`), the
@@ -47,11 +47,11 @@ import pyspiel
 from handfoot.actions import Action
 from handfoot.bots.expert import sample_world
 from handfoot.cards import format_cards
-from handfoot.encoding import MoveCodec
 from handfoot.game import Game
+from handfoot.game.views import seat_view
+from handfoot.research.encoding import MoveCodec
 from handfoot.research.observation import hand_rewards, observation_size, observation_vector
 from handfoot.rules import Rules, load_rules
-from handfoot.views import seat_view
 
 SHORT_NAME = "python_handfoot"
 _DEFAULTS: dict[str, Any] = {"variant": "classic", "rules": "", "max_hands": 0,

@@ -2,9 +2,9 @@
 
 Each agent's observation is a dictionary: ``observation``, the flat vector of its seat's
 view (:mod:`handfoot.research.observation`), and ``action_mask``, an ``int8`` array of
-:attr:`~handfoot.encoding.MoveCodec.size` with 1 at the number of each move the engine
+:attr:`~handfoot.research.encoding.MoveCodec.size` with 1 at the number of each move the engine
 lists as legal (all zeros for an agent not to act). Actions are those numbers
-(:class:`~handfoot.encoding.MoveCodec`); the engine checks each one, and a number it
+(:class:`~handfoot.research.encoding.MoveCodec`); the engine checks each one, and a number it
 refuses raises :class:`~handfoot.engine.IllegalAction` (nothing changes).
 
 Rewards come at the end of each hand: each seat gets its team's score for the hand minus
@@ -32,11 +32,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from handfoot.encoding import MoveCodec
 from handfoot.game import Game
+from handfoot.game.views import public_view, seat_view
+from handfoot.research.encoding import MoveCodec
 from handfoot.research.observation import hand_rewards, observation_size, observation_vector
 from handfoot.rules import Rules, load_rules
-from handfoot.views import public_view, seat_view
 
 ObsDict = dict[str, npt.NDArray[Any]]
 

@@ -3,7 +3,7 @@ and the OpenSpiel game (``handfoot bench`` reports them side by side).
 
 A step is one move (a chance node of the OpenSpiel game counts as one too); every
 rollout picks uniformly among the legal moves, for ``hands`` single hands, on one core
-(the CPU time of the thread that plays: see :data:`handfoot.bench.cpu`).
+(the CPU time of the thread that plays: see :data:`handfoot.arena.bench.cpu`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A bot's move as numbered moves, one meld and one card at a time.
 
 The research interfaces take only moves that have a number
-(:class:`~handfoot.encoding.MoveCodec`): the moves the engine lists. A bot such as
+(:class:`~handfoot.research.encoding.MoveCodec`): the moves the engine lists. A bot such as
 ``heuristic`` may answer with a move that does several of them at once (a whole opening
 laid down, several cards added to a meld, the pile taken with opening melds). This
 module finds, on a clone of the hand and with the engine's own listing and checks, the

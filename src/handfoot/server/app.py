@@ -22,7 +22,6 @@ import datetime as dt
 import logging
 import os
 import secrets
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -38,21 +37,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.actions import ActionSyntaxError, action_from_json
 from handfoot.engine import IllegalAction
-from handfoot.fair import new_secret
-from handfoot.records import commitments_json, dumps, game_record
+from handfoot.game.fair import new_secret
+from handfoot.game.records import commitments_json, dumps, game_record
+from handfoot.game.views import public_view
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
-from handfoot.rules_form import form, setting_named, settings_from_form
-from handfoot.rules_words import rules_in_words
-from handfoot.server import collector, cpu, loopsteps, steering
-from handfoot.server.chat import Chat
-from handfoot.server.compression import WRITE_NOW
-from handfoot.server.event_routes import event_routes
-from handfoot.server.eventloop import event_loop
-from handfoot.server.events import EventService
+from handfoot.rules.form import form, setting_named, settings_from_form
+from handfoot.rules.words import rules_in_words
+from handfoot.server import collector
+from handfoot.server.club.routes import event_routes
+from handfoot.server.club.service import EventService
+from handfoot.server.diagnostics import cpu, loopsteps
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
-from handfoot.server.hosting import host_routes, invite_token
-from handfoot.server.http import ApiError, json_body, parse_json, seed_value
-from handfoot.server.live import (
+from handfoot.server.live.chat import Chat
+from handfoot.server.live.compression import WRITE_NOW
+from handfoot.server.live.manager import Manager
+from handfoot.server.live.outbox import Connection
+from handfoot.server.live.table import (
     LiveTable,
     default_level,
     level_word,
@@ -62,14 +62,14 @@ from handfoot.server.live import (
     salt_of,
     token_hash,
 )
-from handfoot.server.outbox import Connection
-from handfoot.server.peers import follow
-from handfoot.server.replaying import replay_step
-from handfoot.server.store import RuleSetTaken, Store
-from handfoot.server.sync import Bus, Keepers, new_origin
-from handfoot.server.tables import Manager
-from handfoot.server.work import Work, check_record
-from handfoot.views import public_view
+from handfoot.server.offloop.work import Work, check_record
+from handfoot.server.processes import steering
+from handfoot.server.processes.peers import follow
+from handfoot.server.processes.sync import Bus, Keepers, new_origin
+from handfoot.server.routes.hosting import host_routes, invite_token
+from handfoot.server.routes.http import ApiError, json_body, parse_json, seed_value
+from handfoot.server.routes.replay import replay_step
+from handfoot.server.storage.store import RuleSetTaken, Store
 
 log = logging.getLogger("handfoot.server")
 
@@ -717,55 +717,3 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     app.state.manager = manager
     app.state.events = events
     return app
-
-
-PING_SECONDS = 20.0  #: uvicorn's own default
-
-
-def uvicorn_options(ping: float = PING_SECONDS, loop: str = "auto") -> dict[str, Any]:
-    """uvicorn's settings; ``ping``: seconds between the pings that tell a connection
-    that is still there from one that is gone or never reads (one that has not answered
-    within as long again is closed); ``loop``: as asked of :func:`.eventloop.event_loop`
-    (which says why uvloop's is the default)."""
-    from handfoot.server.compression import protocol
-
-    options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20,
-                               "loop": event_loop(loop),
-                               "ws_ping_interval": ping, "ws_ping_timeout": ping}
-    ws = protocol()  # a compression window that holds a whole state message
-    if ws is not None:
-        options["ws"] = ws
-    return options
-
-
-def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
-          minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0, workers: int = 1,
-          steering: bool = True, ping: float = PING_SECONDS, loop: str = "auto") -> int:
-    """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
-    address (PostgreSQL only: :mod:`handfoot.server.workers`), each table's sockets handed
-    to the one that keeps it unless ``steering`` is False (:mod:`.steering`)."""
-    import uvicorn
-
-    from handfoot.server.workers import NEEDS_POSTGRES, run_workers, shares
-    if workers > 1 and not shares(db_url):
-        print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
-        return 2
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"handfoot: open http://{shown}:{port}/ in your browser "
-          f"(database: {db_url}; stop with Ctrl+C); club events at "
-          f"http://{shown}:{port}/events"
-          + (f"; {workers} worker processes" if workers > 1 else ""), flush=True)
-    options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
-                               "public_url": public_url, "limits": limits,
-                               "address_header": address_header,
-                               "decision_budget": decision_budget, "ping": ping,
-                               "loop": loop}
-    if workers > 1:
-        return run_workers(workers, host, port, options, steering=steering)
-    app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
-                     limits=limits, address_header=address_header,
-                     work=Work(budget=decision_budget))
-    collector.configure()
-    uvicorn.run(app, host=host, port=port, **uvicorn_options(ping, loop))
-    return 0

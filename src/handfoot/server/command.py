@@ -6,12 +6,12 @@ import argparse
 import sys
 from typing import Any
 
+from handfoot.server.eventloop import EVENT_LOOPS, PING_SECONDS, NoSuchLoop, event_loop
+from handfoot.server.guard import RateLimits
+
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from handfoot.server.app import serve
-    from handfoot.server.eventloop import NoSuchLoop, event_loop
-    from handfoot.server.guard import RateLimits
-    from handfoot.server.store import default_url
+    from handfoot.server.storage.database import default_url
     limits = RateLimits(tables=args.limit_tables, rule_sets=args.limit_rule_sets,
                         events=args.limit_events)
     if args.workers < 1:
@@ -33,7 +33,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_serve_parser(sub: Any) -> None:
-    from handfoot.server.eventloop import EVENT_LOOPS
     p = sub.add_parser("serve", help="start the game server (play in the browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (8000)")
@@ -64,7 +63,7 @@ def add_serve_parser(sub: Any) -> None:
                    help="with several workers: leave each connection with the worker the "
                         "kernel gives it (by default a table's sockets are handed to the "
                         "worker that runs its computer players)")
-    p.add_argument("--ping-seconds", type=float, default=20.0, metavar="SECONDS",
+    p.add_argument("--ping-seconds", type=float, default=PING_SECONDS, metavar="SECONDS",
                    help="how often a connection that sends nothing is asked whether it is "
                         "still there; one that does not answer within as long again is "
                         "closed (20)")
@@ -74,3 +73,41 @@ def add_serve_parser(sub: Any) -> None:
     # for tests of an event's clock: how long a minute of a round's time limit lasts
     p.add_argument("--minute-seconds", type=float, default=60.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
+
+
+def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
+          minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
+          address_header: str = "", decision_budget: float = 10.0, workers: int = 1,
+          steering: bool = True, ping: float = PING_SECONDS, loop: str = "auto") -> int:
+    """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
+    address (PostgreSQL only: :mod:`handfoot.server.processes.spawn`), each table's sockets handed
+    to the one that keeps it unless ``steering`` is False (:mod:`.steering`)."""
+    import uvicorn  # (imported once the server starts: `handfoot --help` stays quick)
+
+    from handfoot.server import collector
+    from handfoot.server.app import create_app
+    from handfoot.server.eventloop import uvicorn_options
+    from handfoot.server.offloop.work import Work
+    from handfoot.server.processes.spawn import NEEDS_POSTGRES, run_workers, shares
+
+    if workers > 1 and not shares(db_url):
+        print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
+        return 2
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    print(f"handfoot: open http://{shown}:{port}/ in your browser "
+          f"(database: {db_url}; stop with Ctrl+C); club events at "
+          f"http://{shown}:{port}/events"
+          + (f"; {workers} worker processes" if workers > 1 else ""), flush=True)
+    options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
+                               "public_url": public_url, "limits": limits,
+                               "address_header": address_header,
+                               "decision_budget": decision_budget, "ping": ping,
+                               "loop": loop}
+    if workers > 1:
+        return run_workers(workers, host, port, options, steering=steering)
+    app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
+                     limits=limits, address_header=address_header,
+                     work=Work(budget=decision_budget))
+    collector.configure()
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(ping, loop))
+    return 0

@@ -1,4 +1,5 @@
-"""Which event loop the server runs on (``handfoot serve --event-loop``).
+"""How uvicorn runs the server: which event loop (``handfoot serve --event-loop``), the
+pings, and the WebSocket compression (:func:`uvicorn_options`).
 
 uvloop's, where it is installed (a dependency everywhere but Windows, which it does not
 support): at 1,000 tables on two processes a person's action reached the screens sooner
@@ -12,6 +13,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import Any
+
+from handfoot.server.live.compression import protocol
 
 #: what ``--event-loop`` accepts
 EVENT_LOOPS = ("auto", "uvloop", "asyncio")
@@ -35,3 +39,20 @@ def event_loop(asked: str = "auto") -> str:
                              "server cannot run on it.")
         return "asyncio"
     return "uvloop"
+
+
+PING_SECONDS = 20.0  #: uvicorn's own default
+
+
+def uvicorn_options(ping: float = PING_SECONDS, loop: str = "auto") -> dict[str, Any]:
+    """uvicorn's settings; ``ping``: seconds between the pings that tell a connection
+    that is still there from one that is gone or never reads (one that has not answered
+    within as long again is closed); ``loop``: as asked of :func:`event_loop`
+    (which says why uvloop's is the default)."""
+    options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20,
+                               "loop": event_loop(loop),
+                               "ws_ping_interval": ping, "ws_ping_timeout": ping}
+    ws = protocol()  # a compression window that holds a whole state message
+    if ws is not None:
+        options["ws"] = ws
+    return options

@@ -1,0 +1,109 @@
+"""Chat and quick reactions at a table: stored with the table, heard only by the people
+seated at it (a spectator hears none of it), limited in length and rate, and off at a
+club event's tables when its organiser says so. The page shows every line as text,
+never as HTML.
+
+WebSocket, client to server: ``{"type": "chat", "text": "..."}`` or
+``{"type": "chat", "reaction": "Nice play!"}``; server to the seated clients:
+``{"type": "chat", "on": true, "lines": [{"id", "seat", "kind", "text", "at"}, ...]}``
+(on joining, the last lines; then each new line as it is said).
+
+>>> clean_text("  Hello\\n  there\\u202e! ")
+'Hello there!'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import unicodedata
+from collections import deque
+from typing import Any, Final
+
+from handfoot.server.live.outbox import Connection
+from handfoot.server.live.table import LiveTable
+from handfoot.server.storage.store import ChatLine, Store
+
+MAX_TEXT: Final = 200  #: characters in one line of chat
+HISTORY: Final = 50  #: lines a person sees on joining
+RATE: Final = (5, 15.0)  #: at most 5 lines from one seat in any 15 seconds
+#: the quick reactions, one tap each
+REACTIONS: Final = ("😀", "😮", "Nice play!", "Well done!", "Good game!", "Thinking…",
+                    "Back soon")
+
+
+def clean_text(text: str) -> str:
+    """One line of plain text: whitespace and line breaks as single spaces, no control
+    or formatting characters (which could reverse or hide what is shown)."""
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in " \t\n")
+    return " ".join(kept.split())
+
+
+def line_json(line: ChatLine) -> dict[str, Any]:
+    return {"id": line.id, "seat": line.seat, "kind": line.kind, "text": line.text,
+            "at": line.created.isoformat(timespec="seconds") + "Z"}
+
+
+class Chat:
+    """The chat of every table of one server process."""
+
+    def __init__(self, store: Store, rate: tuple[int, float] = RATE) -> None:
+        self.store = store
+        self.rate = rate
+        self.said: dict[tuple[str, int], deque[float]] = {}
+
+    def is_on(self, table_id: str) -> bool:
+        """Chat is on, unless the table is a club event's whose organiser turned it off."""
+        tagged = self.store.event_table(table_id)
+        return tagged is None or self.store.event_chat(tagged.event)
+
+    async def welcome(self, table: LiveTable, conn: Connection) -> None:
+        """A seated person joins: whether chat is on, and the last lines."""
+        def read() -> dict[str, Any]:
+            on = self.is_on(table.id)
+            lines = [line_json(x) for x in self.store.chat(table.id, HISTORY)] if on else []
+            return {"type": "chat", "on": on, "lines": lines, "reactions": list(REACTIONS)}
+        conn.push(await asyncio.to_thread(read))
+
+    def _too_fast(self, key: tuple[str, int], now: float) -> bool:
+        most, window = self.rate
+        recent = self.said.setdefault(key, deque())
+        while recent and now - recent[0] > window:
+            recent.popleft()
+        if len(recent) >= most:
+            return True
+        recent.append(now)
+        if len(self.said) > 10_000:  # forget the seats that have not spoken lately
+            self.said = {k: v for k, v in self.said.items() if v and now - v[-1] < window}
+        return False
+
+    async def handle(self, table: LiveTable, seat: int, msg: dict[str, Any]
+                     ) -> dict[str, Any] | None:
+        """A line said at the table: stored and sent to everyone seated; or the reason
+        it was refused (nothing is stored then)."""
+        reaction, text = msg.get("reaction"), msg.get("text")
+        if reaction is not None:
+            if reaction not in REACTIONS:
+                return {"type": "error", "message": "That is not one of the quick reactions."}
+            kind, said = "reaction", str(reaction)
+        else:
+            if not isinstance(text, str):
+                return {"type": "error", "message": "Say something: the text of the message."}
+            said = clean_text(text)
+            if not said:
+                return {"type": "error", "message": "The message is empty."}
+            if len(said) > MAX_TEXT:
+                return {"type": "error", "message": f"A message may hold at most {MAX_TEXT} "
+                        f"characters; this one has {len(said)}."}
+            kind = "text"
+        if not await asyncio.to_thread(self.is_on, table.id):
+            return {"type": "error", "message": "Chat is off at this event's tables."}
+        if self._too_fast((table.id, seat), time.monotonic()):
+            return {"type": "error", "message": "You are sending messages very fast; "
+                    "please wait a few seconds."}
+        line = await asyncio.to_thread(self.store.add_chat, table.id, seat, kind, said)
+        out = {"type": "chat", "on": True, "lines": [line_json(line)]}
+        for conn in list(table.connections):
+            if conn.seat is not None and not conn.dropped:
+                conn.push(out)
+        return None

@@ -1,0 +1,738 @@
+"""Live tables: a game rebuilt from its action log, the connections watching it and the
+computer players that act for bot seats.
+
+Every action is verified by the engine, committed to the log, applied, and only then
+pushed to the connections: each seat receives its own view, spectators the public view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from handfoot.actions import (
+    Action,
+    AddToMeld,
+    LayDown,
+    LayMeld,
+    action_from_json,
+    action_to_json,
+)
+from handfoot.bots import make_bot
+from handfoot.engine import IllegalAction
+from handfoot.server.diagnostics import cpu
+from handfoot.server.live.messages import Broadcast
+from handfoot.server.live.table import LiveTable, default_level, time_notice
+from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
+from handfoot.server.offloop.work import Work, make_game
+from handfoot.server.processes.sync import Bus, LocalKeepers, once
+from handfoot.server.storage.appender import Appender
+from handfoot.server.storage.store import ActionRow, SeqTaken, Store, TimeCalled
+
+log = logging.getLogger("handfoot.server")
+
+#: what a connection's queue knows of a state message (its JSON text is sent)
+_STATE: dict[str, Any] = {"type": "state"}
+
+IDLE = 600.0  #: seconds after which a table nobody watches is unloaded from memory
+#: ... a table another process keeps, with nobody connected here: this process only
+#: followed its moves (applied each as it heard it, for nobody); read again from the
+#: log when next wanted
+FOLLOWED_IDLE = 60.0
+
+__all__ = ["Manager"]
+
+
+class Manager:
+    """All live tables of one server process."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.6, work: Work | None = None,
+                 idle: float = IDLE) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.work = work or Work()
+        self.idle = idle
+        self.live: dict[str, LiveTable] = {}
+        self.loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.closing = False
+        #: called (with the table's lock held) when a table's game is over
+        self.on_over: list[Callable[[LiveTable], None]] = []
+        #: the tables whose computer players this process runs (all of them, unless
+        #: several processes share a PostgreSQL database: :mod:`handfoot.server.processes.sync`)
+        self.keepers: LocalKeepers = LocalKeepers()
+        #: what other processes change, heard as it is committed (PostgreSQL)
+        self.bus: Bus | None = None
+        #: appends from the event loop, without a thread (PostgreSQL)
+        self.appender = Appender(store) if store.postgres else None
+        self.bot_actions = 0  #: computer players' actions written by this process
+        self.bot_lost = 0  #: ... refused because another writer was first
+        self._claiming: set[asyncio.Task[None]] = set()
+        #: finished games' results on their way to the database
+        self._writing: set[asyncio.Task[None]] = set()
+
+    def in_step(self) -> bool:
+        """Whether other processes' changes reach this one as they are made (then a
+        table is not read from the log before each computer player's move)."""
+        return self.bus is not None and self.bus.healthy
+
+    # -------------------------------------------------------------- loading
+    def _keep(self, table: LiveTable) -> None:
+        """Hold a table just read (and caught up with the log) in memory. One read
+        between two hands (a hand over and nobody has played in the next) waits for its
+        people again, as it did before the server restarted. (With several processes
+        it does not: another may have played on already, and its people's "Next hand"
+        went by before this one listened.)"""
+        game = table.game
+        if game.over and table.row.result is None:
+            self._over(table)
+        elif (self.bus is None and game.results and not game.hand.history
+              and not table.waiting
+              and any(not table.is_bot(i) for i in range(len(table.seats)))):
+            table.moves.paused_after = game.results[-1].number
+            table.moves.ready = set()
+        self.live[table.id] = table
+        if self.keepers.shared and not game.over:
+            # the first process to hold a table keeps it, and the sockets of its table
+            # are handed to it (:mod:`handfoot.server.processes.steering`)
+            self._claim(table)
+
+    def _who(self, table: LiveTable) -> dict[str, Any] | None:
+        """The question to the other processes, on reading a table into memory, of who
+        is connected to them there (None: nothing to ask)."""
+        if self.bus is None or table.game.over:
+            return None
+        return {"k": "who", "t": table.id}
+
+    def load(self, table_id: str) -> LiveTable | None:
+        """The live table (rebuilt here from its log if it is not in memory: use
+        :meth:`aload` where a request waits for it)."""
+        table = self.live.get(table_id)
+        if table is not None:
+            table.used = time.monotonic()
+            return table
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        rules = rules_from_toml(row.rules_toml)
+        timed = self.store.event_table(table_id) is not None
+        table = LiveTable(row, rules, make_game(rules, row.seed, row.secret), seq=0,
+                          time_seq=self.store.time_called(table_id),
+                          waiting=self.store.is_waiting(table_id),
+                          joined=self.store.joined_seats(table_id),
+                          timed=timed, club_event=timed)
+        self._catch_up(table)
+        self._keep(table)
+        who = self._who(table)
+        if who is not None:
+            self.store.notify(who)
+        return table
+
+    async def aload(self, table_id: str) -> LiveTable | None:
+        """The live table; one not in memory is rebuilt from its log in a worker
+        process, so that loading it holds up no other table."""
+        table = self.live.get(table_id)
+        if table is not None:
+            table.used = time.monotonic()
+            return table
+        return await once(self.loading, table_id, lambda: self._aload(table_id))
+
+    async def _aload(self, table_id: str) -> LiveTable | None:
+        row = await asyncio.to_thread(self.store.table, table_id)
+        if row is None:
+            return None
+        logged = await asyncio.to_thread(self.store.actions, table_id)
+        time_seq = await asyncio.to_thread(self.store.time_called, table_id)
+        timed = await asyncio.to_thread(self.store.event_table, table_id) is not None
+        waiting = await asyncio.to_thread(self.store.is_waiting, table_id)
+        joined = await asyncio.to_thread(self.store.joined_seats, table_id)
+        game, moves = await self.work.rebuild_logged(
+            row.rules_toml, row.seed, row.secret, [(a.seat, a.action) for a in logged],
+            time_seq)
+        # (with the move log told again while the game was rebuilt)
+        table = LiveTable(row, rules_from_toml(row.rules_toml), game, seq=len(logged),
+                          time_seq=time_seq, waiting=waiting, joined=joined, timed=timed,
+                          moves=moves, club_event=timed)
+        await self._acatch_up(table)
+        known = self.live.get(table_id)  # loaded meanwhile by another path
+        if known is not None:
+            return known
+        self._keep(table)
+        who = self._who(table)
+        if who is not None:
+            await asyncio.to_thread(self.store.notify, who)
+        return table
+
+    def _catch_up(self, table: LiveTable) -> None:
+        """Apply the actions other writers logged after ours (none with one process),
+        calling time where it was called."""
+        self._apply_logged(table, self.store.actions(table.id, after=table.seq - 1))
+
+    async def _acatch_up(self, table: LiveTable) -> None:
+        """:meth:`_catch_up`, reading the log in a thread (the loop never waits for the
+        database)."""
+        self._apply_logged(table, await asyncio.to_thread(self.store.actions, table.id,
+                                                          table.seq - 1))
+
+    async def resync(self, table: LiveTable, time_too: bool = True) -> None:
+        """Read the table's log again (and when time was called): what another process
+        wrote that this one has not heard of."""
+        if time_too and table.time_seq is None:
+            called = await asyncio.to_thread(self.store.time_called, table.id)
+            if called is not None and called < table.seq:  # cannot be: start again
+                log.error("table %s: time was called before actions applied here", table.id)
+                await self.rebuild(table)
+                return
+            table.time_seq = called
+        await self._acatch_up(table)
+
+    async def rebuild(self, table: LiveTable) -> None:
+        """Rebuild the table's game from its log (in a worker process)."""
+        logged = await asyncio.to_thread(self.store.actions, table.id)
+        time_seq = await asyncio.to_thread(self.store.time_called, table.id)
+        table.game = await self.work.rebuild(table.row.rules_toml, table.row.seed,
+                                             table.row.secret,
+                                             [(a.seat, a.action) for a in logged], time_seq)
+        table.seq, table.time_seq = len(logged), time_seq
+
+    def _apply_logged(self, table: LiveTable, logged: list[ActionRow]) -> None:
+        for a in logged:
+            if a.seq < table.seq:
+                continue
+            self._time_point(table)
+            action = action_from_json(a.action)
+            self.apply_heard(table, a.seat, action)
+        self._time_point(table)
+
+    def apply_heard(self, table: LiveTable, seat: int | None, action: Action) -> None:
+        """Apply an action another process wrote (from its notice or the log), as the
+        table's own: told in the move log, and the hand it ends waits for the people."""
+        start = cpu.now()
+        table.game.verify(action, seat)
+        started = table.moves.start(
+            table.game, table.game.actor if seat is None else seat, action)
+        table.game.push(action)
+        table.moves.done(table.game, table.seq, started,
+                         wait_for_people=bool(table.people()))
+        cpu.spent("move heard", start)
+        table.seq += 1
+
+    @staticmethod
+    def _time_point(table: LiveTable) -> None:
+        """Call time in the game if it was called at this point of the log (learned
+        from the log, or from an action refused for it, before the notice that says so
+        is heard: the table is told in the same words as the notice's)."""
+        if table.time_seq is not None and table.time_seq == table.seq:
+            if not table.game.time_called:
+                table.notice = time_notice(table.rules)
+            table.game.call_time()
+
+    def _over(self, table: LiveTable) -> None:
+        """The game is over: its summary for the lobby, and whoever waits for it."""
+        g = table.game
+        self.keepers.release(table.id)
+        result = {"totals": list(g.totals), "winners": list(g.winners), "seq": table.seq,
+                  "hand_number": g.hand_number, "time_called": g.time_called}
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (a table read outside the loop: written here)
+            self.store.set_result(table.id, result)
+        else:  # the loop never waits for the database: written in a thread
+            task = loop.create_task(asyncio.to_thread(self.store.set_result, table.id,
+                                                      result))
+            self._writing.add(task)
+            task.add_done_callback(self._written)
+        for hook in self.on_over:
+            try:
+                hook(table)
+            except Exception:  # a listener's failure never stops the game
+                log.exception("after the game at table %s", table.id)
+
+    def _written(self, task: asyncio.Task[None]) -> None:
+        self._writing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a finished game's result was not written",
+                      exc_info=task.exception())
+
+    def unload_idle(self, now: float | None = None) -> list[str]:
+        """Forget the tables nobody has used for :attr:`idle` seconds (no connection, no
+        computer player acting), and for :data:`FOLLOWED_IDLE` seconds those another
+        process keeps; they are rebuilt from their logs when next wanted."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for tid, t in list(self.live.items()):
+            busy = t.connections or t.lock.locked() or (
+                t.bot_task is not None and not t.bot_task.done())
+            # (one process keeps every table it has)
+            idle = self.idle if self.keepers.keeps(tid) else min(self.idle, FOLLOWED_IDLE)
+            if not busy and now - t.used > idle:
+                del self.live[tid]
+                gone.append(tid)
+        return gone
+
+    async def sweep(self, every: float = 60.0) -> None:
+        """Unload idle tables every ``every`` seconds (runs while the server does)."""
+        while not self.closing:
+            await asyncio.sleep(every)
+            self.unload_idle()
+
+    async def call_time(self, table: LiveTable, notice: str = "") -> bool:
+        """The monitor calls time at a table: kept beside its log (so a restart calls it
+        at the same point), then the game follows ``game.when_time_is_called``. False if
+        the game was over or time was called before."""
+        async with table.lock:
+            for _ in range(5):
+                self._catch_up(table)
+                if table.game.over or table.game.time_called:
+                    return False
+                try:
+                    if not self.store.call_time(table.id, table.seq, notice):
+                        await self.resync(table)  # called by another process
+                        return False
+                    break
+                except SeqTaken:  # another process wrote an action first: read it
+                    continue
+            else:
+                return False
+            table.time_seq = table.seq
+            table.game.call_time()
+            if notice:
+                table.notice = notice
+            if table.game.over:
+                self._over(table)
+        await self.broadcast(table)
+        self.kick_bots(table)
+        return True
+
+    async def notify(self, table: LiveTable, notice: str) -> None:
+        """Say something to everyone at the table (the clock's warning)."""
+        table.notice = notice
+        for conn in list(table.connections):
+            conn.push({"type": "notice", "message": notice})
+        await self.broadcast(table)
+
+    async def announce(self, table_id: str, notice: str) -> None:
+        """Say something at a table, to the people connected to every process."""
+        table = self.live.get(table_id)
+        if table is not None:
+            await self.notify(table, notice)
+        await asyncio.to_thread(self.store.notify, {"k": "notice", "t": table_id,
+                                                    "n": notice[:500]})
+
+    def resume_all(self) -> None:
+        """On start: rebuild every unfinished game and let its computer players go on."""
+        for row in self.store.tables(finished=False):
+            try:
+                table = self.load(row.id)
+            except Exception:  # one table's log no longer replays: the others go on
+                log.exception("table %s cannot be rebuilt from its log", row.id)
+                continue
+            if table is not None and not table.game.over:
+                self.kick_bots(table)
+
+    # --------------------------------------------------------------- acting
+    async def act(self, table: LiveTable, seat: int, action: Action) -> None:
+        """Verify, log, apply and broadcast; raises the engine's IllegalAction."""
+        async with table.lock:
+            await self._act_locked(table, seat, action)
+        await self.broadcast(table)
+        self.kick_bots(table)
+
+    async def _act_locked(self, table: LiveTable, seat: int, action: Action,
+                          again: bool = True) -> bool:
+        """Verify, log (committed in a thread: the loop does not wait for the disk) and
+        apply, with the table's lock held. If another process wrote first, its actions
+        are read and, with ``again``, this one is checked and written again (else False:
+        a computer player decides again on the new state)."""
+        table.used = time.monotonic()
+        if table.paused:
+            raise IllegalAction("The next hand starts when everyone at the table has "
+                                "pressed Next hand.")
+        written = action_to_json(action)
+        for _ in range(5):
+            table.game.verify(action, seat)
+            try:
+                if self.appender is not None and not table.timed:
+                    await self.appender.append(table.id, table.seq, seat, written,
+                                               table.time_seq)
+                else:
+                    await asyncio.to_thread(self.store.append_action, table.id, table.seq,
+                                            seat, written, table.time_seq, table.timed)
+            except SeqTaken as e:  # another server process wrote first: read its actions
+                await self.resync(table, time_too=isinstance(e, TimeCalled))
+                if not again:
+                    return False
+                continue
+            start = cpu.now()
+            started = table.moves.start(table.game, seat, action)
+            table.game.push(action)
+            table.moves.done(table.game, table.seq, started,
+                             wait_for_people=bool(table.people()))
+            cpu.spent("move", start)
+            table.seq += 1
+            if table.game.over:
+                self._over(table)
+            return True
+        raise IllegalAction("The table is busy; try again.")
+
+    def preview(self, table: LiveTable, seat: int, action: Action) -> dict[str, Any]:
+        """What a meld would be worth (before the team has gone down, with the melds laid
+        out for its opening), and the engine's word on it."""
+        game = table.game
+        team = game.rules.team_of[seat]
+        values = game.rules.card_value
+        value = 0
+        if isinstance(action, LayDown):
+            value = sum(values[c] for m in action.melds for c in m)
+        elif isinstance(action, LayMeld | AddToMeld):
+            value = sum(values[c] for c in action.cards)
+        if not game.hand.opened[team]:
+            value += sum(values[c] for m in game.hand.melds[team] for c in m.cards)
+        try:
+            game.verify(action, seat)
+            ok, message = True, ""
+        except IllegalAction as e:
+            ok, message = False, str(e)
+        opened = game.hand.opened[team]
+        return {"type": "preview", "ok": ok, "message": message, "value": value,
+                "minimum": None if opened else game.hand.minimums[team]}
+
+    async def broadcast(self, table: LiveTable) -> None:
+        """Queue each connection's state (the seat to act gets its legal actions:
+        :meth:`Work.legal`). Never waits for a client."""
+        if table.connections:  # (a move pushed to nobody is not a use)
+            table.used = time.monotonic()
+        game, seq = table.game, table.seq
+        legal: list[dict[str, Any]] | None = None
+        actor = table.shown_moves
+        if actor is not None and any(c.seat == actor for c in table.connections):
+            try:
+                legal = await self.work.legal(game, table.origin)
+            except Exception:  # the pool was shut down (the server is stopping)
+                if not self.closing:
+                    log.exception("listing the legal actions at table %s", table.id)
+                return
+            if table.seq != seq or table.game is not game:
+                return  # it changed meanwhile: the broadcast of that change follows
+        written: dict[int | None, bytes] = {}  # once for each seat
+        messages: Broadcast | None = None
+        for conn in list(table.connections):
+            if conn.dropped:
+                with contextlib.suppress(ValueError):
+                    table.connections.remove(conn)
+                continue
+            text = written.get(conn.seat)
+            if text is None:
+                start = cpu.now()
+                if messages is None:
+                    messages = Broadcast(table, legal)
+                text = written[conn.seat] = messages.data(conn.seat)
+                cpu.spent("state message", start)
+            conn.push(_STATE, text)
+
+    async def refresh_seats(self, table: LiveTable) -> None:
+        """Read the table's seats again (another server process may have changed them:
+        a new invite link, a seat handed to the computer). The row is read in a thread;
+        if this process changed the seats meanwhile (a seat handed to the computer
+        here), the row read may be older than that change, and it is read again: applied,
+        such a row undid the change, and the seat handed over was never played (the
+        process keeping the table saw a person there)."""
+        for _ in range(3):
+            before = table.row
+            row = await asyncio.to_thread(self.store.table, table.id)
+            if table.row is before:
+                if row is not None and row.seats != table.row.seats:
+                    table.row = dataclasses.replace(table.row, seats=row.seats)
+                break
+        if table.waiting:
+            await asyncio.to_thread(self._refresh_waiting, table)
+
+    def _refresh_waiting(self, table: LiveTable) -> None:
+        """Who has joined (at any process), and whether the table still waits."""
+        if table.waiting:
+            table.joined = self.store.joined_seats(table.id)
+            table.waiting = self.store.is_waiting(table.id)
+            if table.waiting and not table.waiting_for():
+                self.store.start_table(table.id)
+                table.waiting = False
+
+    def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
+        """The seat's invite link was revoked: close the sockets opened with it."""
+        for conn in list(table.connections):
+            if conn.seat == seat and (conn.token is None
+                                      or table.seat_of_token(conn.token) != seat):
+                conn.drop(message, code=4403,
+                          farewell={"type": "error", "fatal": True, "message": message})
+
+    # ------------------------------------------------------------ computers
+    def set_computer(self, table: LiveTable, seat: int, on: bool) -> None:
+        seats = [dict(s) for s in table.seats]
+        if seats[seat]["kind"] != "human":
+            return
+        seats[seat]["computer"] = on
+        seats[seat].setdefault("level", default_level())
+        self.store.set_seats(table.id, seats)
+        table.row = dataclasses.replace(table.row, seats=seats)
+
+    async def join(self, table: LiveTable, seat: int) -> None:
+        """A person opened their invite link: they have joined (kept beside the seats,
+        which this leaves alone unless a computer sat in for them: it gives the seat
+        back); a waiting table whose people have all joined starts."""
+        if seat in table.joined:
+            return
+        table.joined.add(seat)
+        await asyncio.to_thread(self.store.join_seat, table.id, seat)
+        async with table.lock:
+            if table.seats[seat].get("stand_in"):
+                seats = [dict(s) for s in table.seats]
+                seats[seat].pop("stand_in")
+                seats[seat]["computer"] = False
+                table.row = dataclasses.replace(table.row, seats=seats)
+                await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            if table.waiting and not table.waiting_for():
+                table.waiting = False
+                await asyncio.to_thread(self.store.start_table, table.id)
+        self.kick_bots(table)
+
+    async def start(self, table: LiveTable) -> None:
+        """The host starts a waiting table: computer players take the seats of the
+        people who have not joined (each can take their seat back on joining)."""
+        async with table.lock:
+            seats = [dict(s) for s in table.seats]
+            for i in table.waiting_for():
+                seats[i]["computer"] = True
+                seats[i]["stand_in"] = True
+                seats[i].setdefault("level", default_level())
+            table.row = dataclasses.replace(table.row, seats=seats)
+            table.waiting = False
+            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            await asyncio.to_thread(self.store.start_table, table.id)
+        await self.broadcast(table)
+        self.kick_bots(table)
+
+    async def remove(self, table: LiveTable) -> None:
+        """Forget a table: its computers stop, its sockets close, its rows go."""
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+            with contextlib.suppress(BaseException):
+                await table.bot_task
+        for conn in list(table.connections):
+            conn.drop("This table was removed by its host.", code=4410,
+                      farewell={"type": "error", "fatal": True,
+                                "message": "This table was removed by its host."})
+        self.live.pop(table.id, None)
+        await asyncio.to_thread(self.store.delete_table, table.id)
+
+    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        """What the medium computer player would do for this seat now, and why (worked out
+        in a worker process, from the seat's own legal actions)."""
+        if table.club_event is None:
+            table.club_event = await asyncio.to_thread(
+                lambda: self.store.event_table(table.id) is not None)
+        if table.club_event:
+            return {"type": "error", "message": "Hints are off at club-event tables."}
+        game = table.game
+        if game.over or table.paused or game.actor != seat:
+            return {"type": "error", "message": "A hint is for your own turn."}
+        seq = table.seq
+        try:
+            out = await self.work.hint(game, table.origin)
+        except Exception:
+            if not self.closing:
+                log.exception("a hint at table %s", table.id)
+            return {"type": "error", "message": "No hint just now; try again."}
+        return {"type": "hint", "seq": seq, **out}
+
+    async def next_hand(self, table: LiveTable, seat: int | None) -> None:
+        """A person is ready for the next hand (``seat`` None: nobody new; someone left or
+        handed a seat to the computer). Play goes on once every person is ready."""
+        if not table.paused:
+            return
+        hand = table.moves.paused_after
+        await self.ready_heard(table, seat, hand)
+        if seat is not None and self.bus is not None:  # the people at other processes
+            await asyncio.to_thread(self.store.notify, {"k": "ready", "t": table.id,
+                                                        "h": hand, "seat": seat})
+
+    async def tell_here(self, table: LiveTable) -> None:
+        """Tell the other server processes who is connected to this one at the table
+        (when that changed), so that a pause between hands waits for them too."""
+        here = frozenset(table.here())
+        if self.bus is None or here == table.told_here:
+            return
+        table.told_here = here
+        await asyncio.to_thread(self.store.notify, {"k": "here", "t": table.id,
+                                                    "seats": sorted(here)})
+
+    async def forget_stopped(self, running: set[str]) -> None:
+        """The people connected through server processes that stopped (killed, even by
+        ``kill -9``, or lost) are no longer here: the seats show it and the pause
+        between hands stops waiting for them. ``running``: the processes' origins."""
+        for table in list(self.live.values()):
+            stopped = [o for o in table.elsewhere if o not in running]
+            if not stopped:
+                continue
+            for origin in stopped:
+                del table.elsewhere[origin]
+            who = self._who(table)
+            if who is not None:  # a process only cut off from the database a moment
+                # ago answers again once it is back
+                await asyncio.to_thread(self.store.notify, who)
+            if table.paused:
+                await self.ready_heard(table, None, table.moves.paused_after)
+            else:
+                await self.broadcast(table)
+
+    async def ready_heard(self, table: LiveTable, seat: int | None, hand: int | None) -> None:
+        """``seat`` is ready to play on after hand ``hand`` (here or at another process)."""
+        if not table.paused or table.moves.paused_after != hand:
+            return  # play went on already (or the note is about another pause)
+        if seat is not None:
+            table.moves.ready.add(seat)
+        if not table.moves.waiting_for(table.people()):
+            table.moves.paused_after = None
+            table.moves.ready = set()
+        await self.broadcast(table)
+        self.kick_bots(table)
+
+    def kick_bots(self, table: LiveTable) -> None:
+        """Let the computer players act, if one is to act and this process keeps the
+        table (else it tries to become its keeper, in the background)."""
+        if self.closing or table.waiting or table.game.over or table.paused \
+                or not table.is_bot(table.game.actor):
+            return
+        if not self.keepers.keeps(table.id):
+            if self.keepers.shared:
+                self._claim(table)
+            return
+        if table.bot_task is None or table.bot_task.done():
+            table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    def _claim(self, table: LiveTable) -> None:
+        """Become the table's keeper if nobody is, in the background."""
+        if self.keepers.keeps(table.id):
+            return
+
+        async def claim() -> None:
+            with contextlib.suppress(Exception):
+                if await self.keepers.take(table.id):
+                    self.kick_bots(table)
+        task = asyncio.get_running_loop().create_task(claim())
+        self._claiming.add(task)
+        task.add_done_callback(self._claiming.discard)
+
+    async def keep(self, table_ids: list[str]) -> None:
+        """This process became the keeper of these tables (their keeper stopped, or
+        they had none): load them and let their computer players go on."""
+        for tid in table_ids:
+            try:
+                table = await self.aload(tid)
+            except Exception:
+                log.exception("table %s cannot be rebuilt from its log", tid)
+                continue
+            if table is None or table.game.over:
+                self.keepers.release(tid)
+            else:
+                self.kick_bots(table)
+
+    async def _run_bots(self, table: LiveTable) -> None:
+        lost = 0  # worker processes lost in a row (one is started again for each)
+        # the rest of a computer player's turn, as its worker planned it in one
+        # question, and the point of the game its next move was planned for: the
+        # seat, the table's number of actions, the player's level and seed, the game
+        # and whether time was called (anything else: it is asked again)
+        planned: list[Action] = []
+        planned_for: tuple[Any, ...] = ()
+        try:
+            while not self.closing and not table.game.over and not table.paused \
+                    and table.is_bot(table.game.actor):
+                await asyncio.sleep(self.bot_delay)
+                async with table.lock:
+                    if not self.in_step():  # without notices: the log is read first
+                        await self._acatch_up(table)
+                    game = table.game
+                    if game.over or table.paused or not table.is_bot(game.actor) \
+                            or not self.keepers.keeps(table.id):
+                        break
+                    seat = game.actor
+                    _, level, seed = self._bot(table, seat)
+                    point = (seat, table.seq, level, seed, game, game.time_called)
+                    if not planned or planned_for != point:
+                        # the computer thinks in a worker process, within its time
+                        # budget; the lock keeps the game still meanwhile
+                        try:
+                            planned = await self.work.plan(game, table.origin, seat,
+                                                           level, seed)
+                        except BrokenWorker:
+                            lost += 1
+                            if lost >= 3 or self.closing:
+                                raise
+                            log.warning("a worker process ended; table %s goes on",
+                                        table.id)
+                            continue
+                        lost = 0
+                    action = planned.pop(0)
+                    try:
+                        done = await self._act_locked(table, seat, action, again=False)
+                    except IllegalAction:  # cannot be (the point was checked): ask again
+                        log.exception("table %s: a planned move is refused", table.id)
+                        planned = []
+                        continue
+                    if done:
+                        self.bot_actions += 1
+                        planned_for = (seat, table.seq, level, seed, game,
+                                       game.time_called)
+                    else:
+                        self.bot_lost += 1
+                        planned = []
+                await self.broadcast(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            if not self.closing:
+                log.exception("computer player failed at table %s", table.id)
+
+    @staticmethod
+    def _bot(table: LiveTable, seat: int) -> tuple[str, str, int]:
+        """The computer player at ``seat``: the level asked for, the level it plays (the
+        first, for a level this version does not have) and its seed."""
+        level = table.seats[seat].get("level") or default_level()
+        held = table.bots.get(seat)
+        if held is not None and held[0] == level:
+            return held
+        # a table dealt from a secret: its computers' own chance is unrelated to it
+        seed = (secrets.randbits(62) if table.row.secret
+                else table.row.seed * 10 + seat)
+        played = level
+        try:
+            make_bot(level, seed=seed)
+        except Exception:  # a level this version does not have
+            log.exception("no computer player %r; playing at the first level", level)
+            played = default_level()
+        table.bots[seat] = held = (level, played, seed)
+        return held
+
+    async def close(self) -> None:
+        self.closing = True
+        if self._writing:  # the results of games just finished are written first
+            await asyncio.wait(list(self._writing), timeout=10)
+        for t in self.live.values():
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+                with contextlib.suppress(BaseException):
+                    await t.bot_task
+            for conn in list(t.connections):
+                await conn.stop()
+        for task in list(self._claiming):
+            task.cancel()
+        if self.bus is not None:
+            await self.bus.close()
+        await self.keepers.close()
+        if self.appender is not None:
+            await self.appender.close()
+        self.work.close()

@@ -1,0 +1,30 @@
+"""Where the server's database is and how it is reached: the default SQLite file in the
+user's data folder, URLs made to use psycopg 3, and the lock held while tables are
+created. The game store and the club store share them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+
+#: PostgreSQL: held while a store creates its tables, by the game store and the club
+#: store alike, so that several server processes starting on a new database create each
+#: table once
+SCHEMA_LOCK = sa.text("SELECT pg_advisory_xact_lock(2, 0)")
+
+
+def default_url() -> str:
+    """The server's own SQLite file in the user's data folder (made if missing)."""
+    import platformdirs
+    folder = Path(platformdirs.user_data_dir("handfoot"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'handfoot.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` URLs and use psycopg 3 for them."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url

@@ -1,0 +1,52 @@
+"""The server tests' databases and a first move: a throwaway PostgreSQL database where
+one is running, and one move played at a new table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from handfoot.server.testing import ServerProcess
+
+#: an administrator's URL; .ci/run creates this role (see README)
+PG_ADMIN = os.environ.get("HANDFOOT_TEST_PG",
+                          "postgresql://handfoot:handfoot@127.0.0.1:5432/postgres")
+
+
+def postgres_database() -> Iterator[str]:
+    """Create a throwaway database and yield its URL; skip if PostgreSQL is not there."""
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover
+        pytest.skip("psycopg is not installed")
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
+    except psycopg.Error as e:
+        if os.environ.get("HANDFOOT_REQUIRE_PG"):
+            raise
+        pytest.skip(f"no PostgreSQL server at {PG_ADMIN.split('@')[-1]}: {e}".strip())
+    name = "handfoot_test_" + secrets.token_hex(4)
+    admin.execute(f"CREATE DATABASE {name}")
+    base = PG_ADMIN.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()
+
+
+def play_one_move(server: ServerProcess) -> None:
+    """A person's first move at a new table against random computers, and the state
+    that follows it."""
+    out = server.post("/api/play", {"rules": "texas-good-sam", "level": "random", "seed": 3})
+    c = server.client(out["id"], out["token"])
+    try:
+        state = c.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0)
+        n = c.count()
+        c.act(state["legal"][0])
+        c.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
+    finally:
+        c.close()
