@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from handfoot import compiled
-from handfoot.arena import bench_legal, hand_seed, play, seat_bots
+from handfoot.arena import bench_legal, fingerprint, hand_seed, play, seat_bots
 from handfoot.bots import Bot
 from handfoot.bots.expert import ExpertBot
 from handfoot.bots.heuristic import HeuristicBot
@@ -293,11 +293,26 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--legal", action="store_true",
                    help="time every legal-move question by hand size (11 to 60 cards) in "
                         "each preset and the worst house rules, instead")
+    p.add_argument("--fingerprint", action="store_true",
+                   help="the hash of a fixed set of seeded hands' moves and scores, instead "
+                        "(the same before and after a change that keeps every game)")
+    p.add_argument("--instructions", action="store_true",
+                   help="machine instructions of 100 hands (valgrind's callgrind), instead: "
+                        "random classic and samba, heuristic texas-good-sam")
     p.set_defaults(func=cmd_bench)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     names = args.variant or list(PRESET_NAMES)
+    if args.fingerprint:
+        print(fingerprint.games_fingerprint())
+        return 0
+    if args.instructions:
+        table = fingerprint.instruction_table()
+        print(json.dumps(table, indent=1) if args.json else "\n".join(
+            f"{measure:28} {count:8.1f} M instructions / 100 hands"
+            for measure, count in table.items()))
+        return 0
     if args.legal:
         results = bench_legal.run(names)
         print(json.dumps(results, indent=1) if args.json else bench_legal.table(results))
