@@ -57,28 +57,22 @@ def play(game: Game, bots: Sequence[Bot], hands: int | None = 1,
     have been played (None: the whole game)."""
     done = 0 if hands is None else len(game.results) + hands
     count = 0
-    # (asked once: a bot is a protocol, whose attributes are looked up by name)
+    # (fast paths of the arena's loop: docs/design.md#compiled-code)
     views = [bot.uses_view for bot in bots]
     states = [reads_state(bot) for bot in bots]
-    # (the random player is given the engine's own list and the turn: the same choice,
-    # without a LegalActions made and freed at each of its moves, and with the discards
-    # as bits, only the one chosen made: Hand.moves_and_discards)
+    # (the random player chooses from the engine's own list: Hand.moves_and_discards)
     randoms = [type(bot) is RandomBot for bot in bots]
-    # (and the heuristic decides in the game's own state, from what its seat may see,
-    # without a seat copy: HeuristicBot.choose_in)
+    # (the heuristic decides in the game's own state, seeing what its seat may see)
     heuristics = [type(bot) is HeuristicBot for bot in bots]
-    # (one reading, overwritten at each of their decisions: nothing keeps it after one)
+    # (one reading, overwritten at each decision)
     reading = Obs()
     players = list(bots)  # (a list: a Sequence is indexed through Python's generic call)
-    # (the random player's moves: one list for many listings, each put after the last and
-    # the list emptied only once it is long; compiled, a list made, grown and freed at
-    # each move cost some 200 machine instructions)
+    # (one list for many listings, emptied only once it is long)
     moves: list[Action] = []
     while not game.over and (hands is None or len(game.results) < done):
         seat = game.actor
         hand = game.hand
-        # (not asked for the random player: its listing is then the one move, which it
-        # takes without drawing a number, the same choice)
+        # (not asked for the random player, whose listing is then the one move)
         forced = None if randoms[seat] else hand.only_move()
         if forced is not None:  # nothing to choose (drawing when the pile is out of reach)
             game.push(forced)
@@ -145,9 +139,7 @@ def hand_turns(result: HandResult) -> int:
     """Turns played in a hand: each begins with a draw (or the pile, or the upcard) and
     ends with a discard or an "end", or with going out (which, where play goes on until
     the stock is drawn, ends only the turn); a turn cut short by time is not counted."""
-    # (by the actions' classes: compiled, an action's kind is a class attribute looked
-    # up by name, and a string then compared with each kind, some 500 machine
-    # instructions an action, a twentieth of a simulated hand)
+    # (by the actions' classes, not their kind's string: docs/design.md#compiled-code)
     turns = 0
     open_turn = False
     for _, a in result.actions:

@@ -43,44 +43,22 @@ from handfoot.game import Game, HandResult
 from handfoot.game.views import seat_view
 from handfoot.rules import PRESET_NAMES, Rules, preset
 
-#: The clock of every figure: the CPU time of the calling thread, where the engine and
-#: the players run. Not the process's (``time.process_time``): importing numpy (the
-#: expert's evaluation is fitted with it) starts OpenBLAS's threads, which spin on the
-#: other core for a while after they start, and the process's clock counted that as
-#: the engine's (the first measure of a run: 0.125 s of the process's CPU for 0.086 s
-#: of the playing thread's, in samba's floor; docs/bots.md).
+#: The clock of every figure: the playing thread's CPU time (the process's would count
+#: OpenBLAS's threads spinning on the other core after numpy is imported)
 cpu = time.thread_time
 
-#: Hands per measure: 100 of each (docs/bots.md, "The benchmark"). A simulation plays
-#: thousands of hands in one process, at the speed of a warm engine. The first hands of a
-#: process fill the rule set's memo of smallest melds
-#: (:meth:`handfoot.engine.moves.Hand._meld_moves`): the 12 random hands measured until
-#: 28 November 2026 spent about 15 % of their machine instructions filling it, and took
-#: some 20 ms, whose timing moved by a fifth from one run to the next.
+#: Hands per measure: a simulation plays thousands in one process, with the rule set's
+#: memo of smallest melds warm; the fastest pass (below) runs with it filled
 DEFAULT_RANDOM_HANDS = 100
 DEFAULT_HEURISTIC_HANDS = 100
 DEFAULT_DECISIONS = 60
-#: Passes of each replay's measure (and at least this many of every other: the floor's,
-#: random v random's and heuristic v heuristic's, :data:`ROUNDS`): the same hands played
-#: again, the fastest pass reported, as
-#: ``timeit`` advises and as the replays below always did. On a shared machine a pass is
-#: slowed, never sped up, by other work; the fastest is the one least disturbed, and the
-#: later passes run with the rule set's memo filled, as a long simulation does. Every
-#: figure, the floor's too, is measured so, so the ratios compare like with like. Five,
-#: ``timeit``'s own default number of repeats: with three, a burst of other work on this
-#: shared machine could outlast every pass of a measure of a tenth of a second.
+#: Passes of each replay's measure, the fastest reported (as ``timeit`` advises: other
+#: work on a shared machine slows a pass, never speeds it up)
 PASSES = 5
-
-#: Rounds of :func:`run_rules`: each the floor's, random play's and the heuristic's pass
-#: of every rule set in turn, so each of those figures is the fastest of nine passes
-#: spread over the whole run. This machine runs at one of two speeds, its full speed and
-#: about half of it, changing every few seconds and sometimes staying slow for twenty
-#: or more: timed pass after pass for two minutes, the floor of texas-good-sam measured
-#: 6,500 to 7,000 hands a second or 3,300 to 4,000, and its heuristic play 1,400 to
-#: 1,500 or 750 to 850, little in between (docs/bots.md, 29 November 2026, fifth
-#: session). With five rounds (a minute), a run could fall in slow spells for every
-#: pass of a measure; nine take a minute or two. ``floor_slowest_hands_per_s`` says
-#: how slow the slowest pass of the floor was, so a reader sees how disturbed a run was.
+#: Rounds of :func:`run_rules`, every measure of every preset taking turns, so that
+#: each figure is the fastest of passes spread over a minute or two: this machine runs
+#: at its full speed or about half of it, switching every few seconds
+#: (docs/bots.md, "Measuring")
 ROUNDS = 9
 
 

@@ -17,7 +17,7 @@ them take it; this policy ignores it there. And where a partner must agree to go
 out, it asks with up to four cards left instead of two. All three together, on fresh
 deals (300 duplicate deals, seed 20000 on): 63.5% texas-good-sam, 58.5% classic,
 61.2% six-deck, 65.5% alabama-samboree, 49.3% samba. Since texas-good-sam plays on
-until the stock is drawn (issue 15) the policy gains little there (about 52%).
+until the stock is drawn, the policy gains little there (about 52%).
 
 This policy is the expert's default choice where it does not search, its source of
 candidates where it does, and the way its own team plays in its rollouts.

@@ -630,7 +630,7 @@ def report(r: dict[str, Any]) -> str:
 #: the server more than playing it (the table made and loaded, its game sent whole to
 #: a worker), and 1,000 tables started in 10 s and measured 10 s later took 3.84 ms of
 #: the server's CPU a person's action and 143 ms at the 99th percentile, against 3.47 to
-#: 3.71 ms and 44 to 88 ms started over 30 s and measured 25 s later (28 November 2026)
+#: 3.71 ms and 44 to 88 ms started over 30 s and measured 25 s later (docs/server.md)
 RAMP_EACH = 0.03
 RAMP_LEAST = 10.0
 SETTLE = 25.0
