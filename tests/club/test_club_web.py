@@ -157,6 +157,7 @@ def test_public_pages_leak_no_tokens(server: ServerProcess, sqlite_url: str) -> 
 # ------------------------------------------------------- a whole event online
 
 
+@pytest.mark.slow
 def test_a_whole_event_of_24_players_online(server: ServerProcess,
                                             sqlite_url: str) -> None:
     """24 players, three rounds, every table played online by computer players; each

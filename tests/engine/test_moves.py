@@ -173,6 +173,7 @@ def test_the_listed_moves_are_exactly_the_legal_moves_at_every_step(
 
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@pytest.mark.slow
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_the_listed_moves_are_exactly_the_legal_moves_under_random_rule_sets(
         data: st.DataObject, seed: int) -> None:

@@ -85,6 +85,7 @@ def play_simply(client: Client, seat: int, turns: int, timeout: float = 30.0) ->
 # ----------------------------------------------------- 1. an idle spectator
 
 
+@pytest.mark.slow
 def test_a_socket_that_never_reads_does_not_freeze_the_table(
         sqlite_url: str) -> None:
     # Compressed, the states never fill what the kernel buffers for a socket that never

@@ -9,6 +9,8 @@ import contextlib
 import time
 from typing import Any
 
+import pytest
+
 from handfoot.server.testing import ServerProcess
 from pages import SHOTS, state
 
@@ -151,6 +153,7 @@ CARD_VALUES = {"4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J": 
                "K": 10, "A": 20, "2": 20, "JK": 50}
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_whole_game_against_computers(browser: Browser,
                                                         server: ServerProcess) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from handfoot.server.testing import ServerProcess
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see conftest.py)
@@ -62,6 +64,7 @@ def wait_state(page: Page, pred: Any, timeout: float = 20) -> Any:
         page.wait_for_timeout(50)
 
 
+@pytest.mark.slow
 def test_inviting_people_and_a_game_that_waits_for_them(browser: Browser,
                                                         server: ServerProcess) -> None:
     host = browser.new_context(viewport=PHONE)

@@ -9,9 +9,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pages import SHOTS, state
+import pytest
 
 from handfoot.server.testing import ServerProcess
+from pages import SHOTS, state
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see conftest.py)
     from playwright.sync_api import Browser, Page
@@ -153,6 +154,7 @@ def check_phone_layout(page: Page, zones: tuple[str, ...] = ("#stock", "#pile", 
     page.evaluate("window.scrollTo(0, 0)")
 
 
+@pytest.mark.slow
 def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
                                                     server: ServerProcess) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
@@ -287,6 +289,7 @@ def key_move(page: Page, st: Any, kind: str, a: Any) -> None:
         page.keyboard.press("x")
 
 
+@pytest.mark.slow
 def test_a_whole_hand_at_desktop_size_with_the_keyboard_only(
         browser: Browser, server: ServerProcess) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
