@@ -22,8 +22,14 @@ with contextlib.suppress(ImportError):  # (the tests are skipped then: see brows
 SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
 
 
+#: the table's state module, as the page has it (the same module instance: the page
+#: shares nothing through globals)
+TABLE = "(await import('/static/state.js'))"
+
+
 def state(page: Page) -> Any:
-    return page.evaluate("window.hf.state")
+    """The last state message the page received (None before the first)."""
+    return page.evaluate(f"async () => {TABLE}.table.state")
 
 
 def wait_seq(page: Page, seq: int, timeout: float = 15) -> Any:
@@ -74,11 +80,12 @@ def play_one(page: Page, st: Any) -> bool:
         try:
             page.wait_for_selector("#act-discard:enabled", timeout=10_000)
         except PlaywrightError:  # (once, in CI: said in full, should it happen again)
-            seen = page.evaluate("""() => ({seq: hf.state.seq, selected: [...hf.selected],
-                codes: selectedCodes(), dragged: hf.dragged || false,
+            seen = page.evaluate("""async () => { const t = """ + TABLE + """;
+                return {seq: t.table.state.seq, selected: [...t.table.selected],
+                codes: t.selectedCodes(), dragged: t.table.dragged,
                 prompt: document.querySelector('#prompt').textContent,
                 message: document.querySelector('#message').textContent,
-                discards: legal().filter((a) => a.type === 'discard').length})""")
+                discards: t.legal().filter((a) => a.type === 'discard').length}; }""")
             raise AssertionError(f"Discard stayed disabled after {card} was clicked at seq "
                                  f"{st['seq']}: {seen}") from None
         page.click("#act-discard")

@@ -50,7 +50,7 @@ def fits_on_a_phone(page: Page, selector: str) -> None:
 
 
 def state(page: Page) -> Any:
-    return page.evaluate("window.hf.state")
+    return page.evaluate("async () => (await import('/static/state.js')).table.state")
 
 
 def wait_state(page: Page, pred: Any, timeout: float = 20) -> Any:
