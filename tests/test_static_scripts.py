@@ -20,8 +20,8 @@ PAGES = {"index.html": "main.js", "events.html": "events.js"}  # each page's ent
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL | re.IGNORECASE)
 PRELOAD = re.compile(r'<link rel="modulepreload" href="/static/([\w.-]+\.js)">')
 COMMENTS = re.compile(r"/\*.*?\*/|(?<![:\"'\\])//[^\n]*", re.DOTALL)
-IMPORT = re.compile(r"\bimport\s*(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\}|\*\s+as\s+[\w$]+)?\s*(?:from\s*)?"
-                    r"[\"']([^\"']+)[\"']")
+IMPORT = re.compile(r"\bimport\s*(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\}|\*\s+as\s+[\w$]+)?\s*"
+                    r"(?:from\s*)?[\"']([^\"']+)[\"']")
 DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
 EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([\w$]+)",
                     re.MULTILINE)
@@ -62,7 +62,8 @@ def graph() -> dict[str, list[str]]:
             assert target in sources, f"{name} imports {spec}, which does not exist"
             exported = set(EXPORT.findall(sources[target]))
             missing = [n for n in taken if n not in exported]
-            assert not missing, f"{name} imports {missing} from {target}, which does not export them"
+            assert not missing, \
+                f"{name} imports {missing} from {target}, which does not export them"
             edges[name].append(target)
     return edges
 
@@ -83,7 +84,8 @@ def test_each_page_loads_one_entry_module_and_no_classic_script() -> None:
         tags = SCRIPT_TAG.findall(html)
         assert tags, f"{page} loads no script"
         for attrs, body in tags:
-            assert re.search(r'\btype="module"', attrs), f"{page}: a classic script: <script{attrs}>"
+            assert re.search(r'\btype="module"', attrs), \
+                f"{page}: a classic script: <script{attrs}>"
             assert not body.strip(), f"{page}: an inline script"
         named = [re.search(r'src="/static/([\w.-]+\.js)"', a) for a, _ in tags]
         assert [m.group(1) for m in named if m] == [entry]
@@ -101,7 +103,8 @@ def test_the_imports_have_no_cycle() -> None:
     done: set[str] = set()
 
     def visit(name: str, path: list[str]) -> None:
-        assert name not in path, f"a cycle of imports: {' -> '.join(path[path.index(name):] + [name])}"
+        assert name not in path, \
+            f"a cycle of imports: {' -> '.join([*path[path.index(name):], name])}"
         if name in done:
             return
         for target in edges[name]:
@@ -126,8 +129,8 @@ def test_every_module_is_used_and_the_table_page_fetches_them_at_once() -> None:
 
 def test_no_module_shares_through_globals_or_writes_html_handlers() -> None:
     for name, source in modules().items():
-        assert not GLOBAL_WRITE.search(source), f"{name} assigns to a global: " \
-            f"{GLOBAL_WRITE.search(source).group(0)!r}"  # type: ignore[union-attr]
+        hit = GLOBAL_WRITE.search(source)
+        assert hit is None, f"{name} assigns to a global: {hit.group(0)!r}"
         assert not HANDLER_ATTRIBUTE.search(source), f"{name} writes an on...= attribute"
         assert "use strict" not in source, f"{name}: modules are strict already"
 
@@ -144,7 +147,8 @@ def test_only_state_js_changes_the_tables_state() -> None:
 
 def test_every_module_is_type_checked_by_editors() -> None:
     for p in sorted(STATIC.glob("*.js")):
-        assert p.read_text().startswith("// @ts-check\n"), f"{p.name} does not start with // @ts-check"
+        assert p.read_text().startswith("// @ts-check\n"), \
+            f"{p.name} does not start with // @ts-check"
 
 
 def test_the_checks_find_what_they_look_for() -> None:
