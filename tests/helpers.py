@@ -98,7 +98,7 @@ def book_words(rules: Rules, books: Sequence[str]) -> dict[str, Any]:
     view = seat_view(game, 0)
     console = Console(record=True, width=200, file=io.StringIO())
     TerminalGame(rules, 1, console=console).show_melds(view.teams[0])
-    # what the table page is sent (server/static/table.js shows book_name)
+    # what the table page is sent (server/static/table-board.js shows book_name)
     sent = view.to_json()["teams"][0]["melds"]
     return {"names": [m["book_name"] for m in sent if m["complete"]],
             "to_go_out": view.teams[0].books_to_go_out, "refusals": refusals,

@@ -14,5 +14,11 @@ with contextlib.suppress(ImportError):  # (the tests are skipped then: see conft
 SHOTS = Path(os.environ.get("HANDFOOT_SHOTS", "/tmp"))
 
 
+#: the table's state module, as the page has it (the same module instance: the page
+#: shares nothing through globals)
+TABLE = "(await import('/static/state.js'))"
+
+
 def state(page: Page) -> Any:
-    return page.evaluate("window.hf.state")
+    """The last state message the page received (None before the first)."""
+    return page.evaluate(f"async () => {TABLE}.table.state")

@@ -71,11 +71,12 @@ def play_one(page: Page, st: Any) -> bool:
         try:
             page.wait_for_selector("#act-discard:enabled", timeout=10_000)
         except PlaywrightError:  # (once, in CI: said in full, should it happen again)
-            seen = page.evaluate("""() => ({seq: hf.state.seq, selected: [...hf.selected],
-                codes: selectedCodes(), dragged: hf.dragged || false,
+            seen = page.evaluate("""async () => { const t = """ + TABLE + """;
+                return {seq: t.table.state.seq, selected: [...t.table.selected],
+                codes: t.selectedCodes(), dragged: t.table.dragged,
                 prompt: document.querySelector('#prompt').textContent,
                 message: document.querySelector('#message').textContent,
-                discards: legal().filter((a) => a.type === 'discard').length})""")
+                discards: t.legal().filter((a) => a.type === 'discard').length}; }""")
             raise AssertionError(f"Discard stayed disabled after {card} was clicked at seq "
                                  f"{st['seq']}: {seen}") from None
         page.click("#act-discard")

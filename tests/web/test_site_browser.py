@@ -51,7 +51,7 @@ def fits_on_a_phone(page: Page, selector: str) -> None:
 
 
 def state(page: Page) -> Any:
-    return page.evaluate("window.hf.state")
+    return page.evaluate("async () => (await import('/static/state.js')).table.state")
 
 
 def wait_state(page: Page, pred: Any, timeout: float = 20) -> Any:
@@ -174,6 +174,29 @@ def test_the_host_starts_with_computers_in_the_empty_seats(browser: Browser,
     assert ann.is_hidden("#waiting-room")
     wait_state(ann, lambda s: s["seq"] > 0 or s["legal"])  # the game is played
     host.close()
+
+
+def test_the_lobby_loads_its_modules_as_javascript(browser: Browser,
+                                                   server: ServerProcess) -> None:
+    """Every module is served as JavaScript (a module with another type is refused), the
+    page runs without an error and shares nothing through globals; a screenshot of the
+    lobby at both sizes."""
+    page = browser.new_page(viewport=PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    types: dict[str, str] = {}
+    page.on("response", lambda r: types.update(
+        {r.url.rsplit("/", 1)[-1]: r.headers.get("content-type", "")} if "/static/" in r.url
+        and r.url.endswith(".js") else {}))
+    page.goto(server.base + "/")
+    page.wait_for_selector("#new-rules option", state="attached")
+    page.wait_for_selector("#table-list h3")
+    assert {"main.js", "state.js", "table.js", "lobby.js"} <= set(types), types
+    assert all(t.startswith("text/javascript") for t in types.values()), types
+    assert page.evaluate("typeof window.hf") == "undefined"
+    no_wider_than_the_screen(page)
+    shoot(page, "lobby")
+    assert not errors, errors
 
 
 def test_house_rules_as_a_form(browser: Browser, server: ServerProcess) -> None:

@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import logging
+import mimetypes
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -74,6 +75,8 @@ from handfoot.server.storage.store import RuleSetTaken, Store
 log = logging.getLogger("handfoot.server")
 
 STATIC = Path(__file__).parent / "static"
+# the page's scripts are ES modules: served as JavaScript whatever the system's MIME table says
+mimetypes.add_type("text/javascript", ".js")
 MAX_MESSAGE = 64 * 1024  #: the largest WebSocket message a client may send
 MAX_BODY = 256 * 1024
 LOBBY_PAGE = 50  #: tables on one page of the lobby

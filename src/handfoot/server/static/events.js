@@ -1,16 +1,25 @@
-"use strict";
+// @ts-check
 // Club events: the list, the players' page (standings, find your table) and the
 // organiser's page. The server checks everything; this page only shows and asks.
+// One module: the table page's modules are not loaded here.
+
+/** The element the selector finds. @param {string} s @returns {any} */
 const $ = (s) => document.querySelector(s);
+/** Every element the selector finds (in `root`, else the page).
+ * @param {string} s @param {ParentNode} [root] @returns {any[]} */
+const $$ = (s, root = document) => [...root.querySelectorAll(s)];
+/** The event shown: its key, the server's answer, the round shown (and whether the
+ * organiser chose it), the invites and paper sheet open, the refresh timer, and what the
+ * rounds and the tie-break were last drawn from.
+ * @type {{key: string | null, data: any, round: number, roundChosen?: boolean, invites: Record<string, any>, paper: any, timer: any, roundKey?: string, tieKey?: string}} */
 const ev = { key: null, data: null, round: 1, invites: {}, paper: null, timer: null };
-window.ev = ev;
 
 function esc(t) { return String(t ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c])); }
 async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const r = await fetch(path, opts);
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) { const e = new Error(data.error || r.statusText); e.status = r.status; throw e; }
+  if (!r.ok) { const e = Object.assign(new Error(data.error || r.statusText), { status: r.status }); throw e; }
   return data;
 }
 function say(text, bad = false) {
@@ -28,7 +37,7 @@ function formData(form) {
   return out;
 }
 function show(id) {
-  for (const m of document.querySelectorAll("main")) m.hidden = m.id !== id;
+  for (const m of $$("main")) m.hidden = m.id !== id;
 }
 
 // --------------------------------------------------------------- standings
@@ -241,7 +250,7 @@ function renderRounds() {
   const d = ev.data;
   ev.roundKey = roundKey(d.rounds_info[ev.round - 1]);
   $("#round-tabs").innerHTML = d.rounds_info.map((r) => `<button type="button" role="tab" class="tab ${r.round === ev.round ? "on" : ""}" data-round="${r.round}" aria-selected="${r.round === ev.round}">Round ${r.round}${r.drawn ? "" : " (not drawn)"}</button>`).join("");
-  for (const b of document.querySelectorAll("#round-tabs .tab")) {
+  for (const b of $$("#round-tabs .tab")) {
     b.addEventListener("click", () => { ev.round = Number(b.dataset.round); ev.roundChosen = true; renderRounds(); });
   }
   const info = d.rounds_info[ev.round - 1];
@@ -276,7 +285,7 @@ function renderRounds() {
       await showOrganiser();
     } catch (err) { say(err.message, true); }
   });
-  for (const b of document.querySelectorAll("[data-clock]")) {
+  for (const b of $$("[data-clock]")) {
     b.addEventListener("click", async () => {
       if (b.dataset.clock === "call" && !confirm(`Call time for round ${ev.round} now?`)) return;
       try {
@@ -289,9 +298,9 @@ function renderRounds() {
   bindTables($("#round-body"));
 }
 function bindTables(root) {
-  for (const b of root.querySelectorAll("[data-online]")) b.addEventListener("click", () => startOnline(Number(b.dataset.online)));
-  for (const b of root.querySelectorAll("[data-paper]")) b.addEventListener("click", () => openPaper(Number(b.dataset.paper)));
-  for (const b of root.querySelectorAll("[data-newlink]")) {
+  for (const b of $$("[data-online]", root)) b.addEventListener("click", () => startOnline(Number(b.dataset.online)));
+  for (const b of $$("[data-paper]", root)) b.addEventListener("click", () => openPaper(Number(b.dataset.paper)));
+  for (const b of $$("[data-newlink]", root)) {
     b.addEventListener("click", async () => {
       const [t, s] = b.dataset.newlink.split(":").map(Number);
       try {
@@ -329,7 +338,7 @@ function tableCard(t) {
     <p id="tstatus-${t.number}">${tableStatus(t)}</p>${actions}</div>`;
 }
 async function startOnline(number) {
-  const computer = [...document.querySelectorAll(`.comp-${number}:checked`)].map((c) => Number(c.value));
+  const computer = [...$$(`.comp-${number}:checked`)].map((c) => Number(c.value));
   try {
     const r = await api(`/api/events/${ev.key}/online`, { round: ev.round, table: number, computer, level: $(`#level-${number}`).value });
     ev.invites[`${ev.round}:${number}`] = Object.fromEntries(r.invites.map((i) => [i.seat, i.url]));
@@ -366,7 +375,7 @@ function renderTies() {
     return `<div class="tie"><h3>First place among the ${KIND_WORDS[kind]} is tied</h3>
       <p>${names.map((n) => `<b>${esc(n)}</b>`).join(" and ")}: ${points} points each.</p>${how}</div>`;
   }).join("");
-  for (const f of document.querySelectorAll("#tie-body form.tie-draw")) {
+  for (const f of $$("#tie-body form.tie-draw")) {
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
       const seed = f.querySelector(".tie-seed").value;
@@ -374,7 +383,7 @@ function renderTies() {
       await breakTie({ kind: f.dataset.kind, seed });
     });
   }
-  for (const f of document.querySelectorAll("#tie-body form.tie-playoff")) {
+  for (const f of $$("#tie-body form.tie-playoff")) {
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
       const winner = f.querySelector(".tie-winner").value;
@@ -421,17 +430,17 @@ async function openPaper(number) {
 function fillHand(div, hand) {
   if (!hand) return;
   div.querySelector(".went_out").value = hand.went_out === null ? "" : String(hand.went_out);
-  div.querySelectorAll(".team-entry").forEach((fs, k) => {
+  $$(".team-entry", div).forEach((fs, k) => {
     const team = hand.teams[k];
     if (!team) return;
     setEntry(fs, team.entry === "totals" ? "totals" : "melds");
-    for (const el of fs.querySelectorAll(".total")) el.value = String((team.totals || {})[el.dataset.key] || 0);
+    for (const el of $$(".total", fs)) el.value = String((team.totals || {})[el.dataset.key] || 0);
     fs.querySelector(".melds").value = team.melds;
     for (const key of ["red_threes", "exact_deals", "short_openings", "penalties"]) {
       const el = fs.querySelector("." + key);
       if (el) el.value = String(team[key] || 0);
     }
-    fs.querySelectorAll(".player-entry").forEach((pe, j) => {
+    $$(".player-entry", fs).forEach((pe, j) => {
       const p = team.players[j] || { hand: "", foot: "" };
       pe.querySelector(".hand").value = p.hand;
       pe.querySelector(".foot").value = p.foot;
@@ -459,7 +468,7 @@ function addHand() {
   div.className = "hand-entry";
   div.dataset.hand = String(h);
   div.innerHTML = `<h3>Hand ${h + 1}</h3><label>Went out <select class="went_out"><option value="">nobody</option>${t.teams.map((tm, k) => `<option value="${k}">${esc(tm.label)}</option>`).join("")}</select></label>${teams}`;
-  for (const r of div.querySelectorAll(".entry-choice input")) {
+  for (const r of $$(".entry-choice input", div)) {
     r.addEventListener("change", () => setEntry(r.closest(".team-entry"), r.value));
   }
   $("#paper-hands").appendChild(div);
@@ -468,16 +477,16 @@ function addHand() {
 // a team is entered meld by meld (with each player's cards left) or by totals
 function setEntry(fs, entry) {
   fs.dataset.entry = entry;
-  for (const r of fs.querySelectorAll(".entry-choice input")) r.checked = r.value === entry;
+  for (const r of $$(".entry-choice input", fs)) r.checked = r.value === entry;
   fs.querySelector(".by-melds").hidden = entry !== "melds";
   fs.querySelector(".by-totals").hidden = entry !== "totals";
 }
 function paperHands() {
-  const hands = [...document.querySelectorAll("#paper-hands .hand-entry")].map((div) => ({
+  const hands = [...$$("#paper-hands .hand-entry")].map((div) => ({
     went_out: div.querySelector(".went_out").value === "" ? null : Number(div.querySelector(".went_out").value),
-    teams: [...div.querySelectorAll(".team-entry")].map((fs) => {
-      const team = { entry: fs.dataset.entry, melds: fs.querySelector(".melds").value, players: [...fs.querySelectorAll(".player-entry")].map((pe) => ({ hand: pe.querySelector(".hand").value, foot: pe.querySelector(".foot").value })), totals: {} };
-      for (const el of fs.querySelectorAll(".total")) team.totals[el.dataset.key] = Number(el.value || 0);
+    teams: [...$$(".team-entry", div)].map((fs) => {
+      const team = { entry: fs.dataset.entry, melds: fs.querySelector(".melds").value, players: [...$$(".player-entry", fs)].map((pe) => ({ hand: pe.querySelector(".hand").value, foot: pe.querySelector(".foot").value })), totals: {} };
+      for (const el of $$(".total", fs)) team.totals[el.dataset.key] = Number(el.value || 0);
       if (team.entry === "totals") { team.melds = ""; team.players = team.players.map(() => ({ hand: "", foot: "" })); }
       for (const key of ["red_threes", "exact_deals", "short_openings", "penalties"]) {
         const el = fs.querySelector("." + key);

@@ -1,23 +1,34 @@
-"use strict";
+// @ts-check
 // House rules as a form: the settings grouped, each with its explanation and the
 // preset's value; the differences as the engine sees them; the same changes as TOML to
 // copy (or TOML pasted instead). The server's engine checks everything: a refusal is
 // shown next to the setting it names. Saved rule sets can be deleted by whoever saved them.
+import { $, api, esc } from "./common.js";
+import { copyText } from "./invite.js";
+import { showLobbyRules } from "./lobby.js";
+
+/** @typedef {{setting: string, kind: string, label: string, help: string, choices: string[], value: any, preset: any}} Setting */
+/** The form's own state: the groups of settings shown, the rule set they start from, which
+ * of form and TOML was edited last, and the checks and loads on their way.
+ * @type {{groups: {group: string, title: string, settings: Setting[]}[], base: string, edited: "form" | "toml", timer: number, asked: number, loads: number}} */
 const house = { groups: [], base: "", edited: "form", timer: 0, asked: 0, loads: 0 };
 
+/** @param {string} path @param {object} body @returns {Promise<{ok: boolean, data: any}>} */
 async function postJSON(path, body) {
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   return { ok: r.ok, data };
 }
-const fieldId = (setting, extra = "") => "rule-" + setting.replace(/[^a-z_]/g, "-") + extra;
+const fieldId = (/** @type {string} */ setting, extra = "") => "rule-" + setting.replace(/[^a-z_]/g, "-") + extra;
 const CARD_ORDER = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "Joker"];
+/** @param {any} v */
 function shownValue(v) {
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (Array.isArray(v)) return v.length ? v.join(", ") : "none";
   if (v && typeof v === "object") return Object.keys(v).sort((a, b) => CARD_ORDER.indexOf(a) - CARD_ORDER.indexOf(b)).map((k) => `${k}: ${v[k]}`).join(", ");
   return v === "" ? "none" : String(v);
 }
+/** @param {Setting} s */
 function inputFor(s) {
   const id = fieldId(s.setting);
   if (s.kind === "yes-no") return `<input type="checkbox" id="${id}" ${s.value ? "checked" : ""}>`;
@@ -29,9 +40,10 @@ function inputFor(s) {
   const numeric = s.kind === "number" ? ' inputmode="numeric" size="7"' : "";
   return `<input id="${id}"${numeric} value="${esc(s.value)}" autocomplete="off" aria-describedby="${id}-help">`;
 }
+/** @param {Setting} s */
 function readField(s) {
   const id = fieldId(s.setting);
-  const num = (t) => /^\s*-?\d+\s*$/.test(t) ? Number(t) : t;  // the engine refuses what is not
+  const num = (/** @type {string} */ t) => /^\s*-?\d+\s*$/.test(t) ? Number(t) : t;  // the engine refuses what is not
   if (s.kind === "yes-no") return $("#" + id).checked;
   if (s.kind === "choice") return $("#" + id).value;
   if (s.kind === "choices") return s.choices.filter((c, i) => $(`#${id}-${i}`).checked);
@@ -39,6 +51,7 @@ function readField(s) {
   if (s.kind === "number") return num($("#" + id).value);
   return $("#" + id).value;
 }
+/** @param {Setting} s @param {any} v */
 function writeField(s, v) {
   const id = fieldId(s.setting);
   if (s.kind === "yes-no") $("#" + id).checked = !!v;
@@ -47,9 +60,10 @@ function writeField(s, v) {
   else if (s.kind === "list") $("#" + id).value = Array.isArray(v) ? v.map((x) => Array.isArray(x) ? `[${x.join(", ")}]` : x).join(", ") : v;
   else $("#" + id).value = v;
 }
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const same = (/** @type {any} */ a, /** @type {any} */ b) => JSON.stringify(a) === JSON.stringify(b);
 function allSettings() { return house.groups.flatMap((g) => g.settings); }
 function formChanges() {
+  /** @type {Record<string, any>} */
   const out = {};
   for (const s of allSettings()) { const v = readField(s); if (!same(v, s.preset)) out[s.setting] = v; }
   return out;
@@ -59,7 +73,7 @@ function markChanged() {
     let n = 0;
     for (const s of g.settings) {
       const changed = !same(readField(s), s.preset);
-      n += changed;
+      n += Number(changed);
       $(`.setting[data-setting="${s.setting}"]`).classList.toggle("changed", changed);
     }
     $(`#group-${g.group} .changed-count`).textContent = n ? ` — ${n} changed` : "";
@@ -102,6 +116,7 @@ function formEdited() {
   house.timer = setTimeout(() => houseRules(false, true), 600);
 }
 function clearErrors() { for (const el of document.querySelectorAll(".setting-error")) el.textContent = ""; }
+/** @param {any} data @param {boolean} quiet */
 function showError(data, quiet) {
   clearErrors();
   const s = data.setting && $(`.setting[data-setting="${data.setting}"]`);
@@ -112,8 +127,10 @@ function showError(data, quiet) {
   }
   $("#house-result").innerHTML = `<p class="error">${esc(data.error)}</p>`;
 }
+/** Check the changes (and save them as a rule set). @param {boolean} save */
 async function houseRules(save, quiet = false) {
   clearTimeout(house.timer);
+  /** @type {Record<string, any>} */
   const body = { base: $("#new-rules").value };
   if (house.edited === "toml") body.toml = $("#house-toml").value;
   else body.settings = formChanges();
@@ -127,7 +144,7 @@ async function houseRules(save, quiet = false) {
   if (data.owner) localStorage.setItem("hf-owner", data.owner);
   if (house.edited === "toml") {  // the form shows what the TOML changed
     for (const s of allSettings()) {
-      const c = data.changes.find((x) => x.setting === s.setting);
+      const c = data.changes.find((/** @type {any} */ x) => x.setting === s.setting);
       writeField(s, c ? c.to : s.preset);
     }
     markChanged();
@@ -138,7 +155,7 @@ async function houseRules(save, quiet = false) {
     house.base = ""; await loadHouseForm(); $("#house-toml").value = data.toml;
     showMyRuleSets();
   }
-  const lines = data.changes.length ? data.changes.map((c) => {
+  const lines = data.changes.length ? data.changes.map((/** @type {any} */ c) => {
     const s = allSettings().find((x) => x.setting === c.setting);
     return `<li><b>${esc(s ? s.label : c.setting)}</b> (${esc(c.setting)}): ${esc(shownValue(c.from))} → ${esc(shownValue(c.to))}</li>`;
   }).join("") : "<li>no change from the preset</li>";
@@ -150,7 +167,7 @@ async function showMyRuleSets() {
   if (!owner) { box.innerHTML = ""; return; }
   const { data } = await postJSON("/api/rule-sets/mine", { owner });
   const names = data.names || [];
-  box.innerHTML = names.length ? `<h3>Rule sets you saved</h3><ul>${names.map((n) =>
+  box.innerHTML = names.length ? `<h3>Rule sets you saved</h3><ul>${names.map((/** @type {string} */ n) =>
     `<li>${esc(n)} <button class="delete-rules" data-name="${esc(n)}">Delete</button></li>`).join("")}</ul>` : "";
   for (const b of box.querySelectorAll(".delete-rules")) {
     b.addEventListener("click", async () => {
@@ -163,9 +180,11 @@ async function showMyRuleSets() {
     });
   }
 }
-$("#house-check").addEventListener("click", () => houseRules(false));
-$("#house-save").addEventListener("click", () => houseRules(true));
-$("#house-toml").addEventListener("input", () => { house.edited = "toml"; clearTimeout(house.timer); });
-$("#house-copy").addEventListener("click", (e) => copyText($("#house-toml").value, e.currentTarget));
-$("#house").addEventListener("toggle", () => { if ($("#house").open) { loadHouseForm(); showMyRuleSets(); } });
-$("#new-rules").addEventListener("change", () => { if ($("#house").open) loadHouseForm(); });
+export function setUpHouseRules() {
+  $("#house-check").addEventListener("click", () => houseRules(false));
+  $("#house-save").addEventListener("click", () => houseRules(true));
+  $("#house-toml").addEventListener("input", () => { house.edited = "toml"; clearTimeout(house.timer); });
+  $("#house-copy").addEventListener("click", (/** @type {any} */ e) => copyText($("#house-toml").value, e.currentTarget));
+  $("#house").addEventListener("toggle", () => { if ($("#house").open) { loadHouseForm(); showMyRuleSets(); } });
+  $("#new-rules").addEventListener("change", () => { if ($("#house").open) loadHouseForm(); });
+}

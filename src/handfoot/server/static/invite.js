@@ -1,30 +1,37 @@
-"use strict";
+// @ts-check
 // Inviting people: each person's seat with its link, a Copy button, a message ready to
 // send (the phone's share sheet where there is one), a new link for a seat, and who has
 // joined. The host's browser keeps the creator token of each table it set up; the
 // server checks it and gives the links again after a reload.
+import { $$, api, esc } from "./common.js";
 
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
 function isLocalPage() { return LOCAL_HOSTS.includes(location.hostname); }
-function creatorOf(id) { return localStorage.getItem("hf-creator-" + id); }
-function hostedTables() {
+/** The creator token this browser keeps for table `id`, if it set it up. @param {string} id */
+export function creatorOf(id) { return localStorage.getItem("hf-creator-" + id); }
+/** @returns {string[]} */
+export function hostedTables() {
   try { return JSON.parse(localStorage.getItem("hf-hosted") || "[]").filter((id) => creatorOf(id)); }
   catch (e) { return []; }
 }
-function rememberHosted(id, creator) {
+/** @param {string} id @param {string} creator */
+export function rememberHosted(id, creator) {
   localStorage.setItem("hf-creator-" + id, creator);
   const ids = [id, ...hostedTables().filter((x) => x !== id)].slice(0, 20);
   localStorage.setItem("hf-hosted", JSON.stringify(ids));
 }
-function forgetHosted(id) {
+/** @param {string} id */
+export function forgetHosted(id) {
   localStorage.removeItem("hf-creator-" + id);
   localStorage.setItem("hf-hosted", JSON.stringify(hostedTables().filter((x) => x !== id)));
 }
-function hostApi(id, what, body = {}) {
+/** @param {string} id @param {string} what @param {object} [body] */
+export function hostApi(id, what, body = {}) {
   return api(`/api/tables/${encodeURIComponent(id)}/${what}`, { ...body, creator: creatorOf(id) });
 }
 
-async function copyText(text, button) {
+/** @param {string} text @param {HTMLElement} [button] shows whether it worked */
+export async function copyText(text, button) {
   let done = false;
   try {
     if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(text); done = true; }
@@ -45,7 +52,9 @@ async function copyText(text, button) {
   return done;
 }
 
+/** @param {any} s */
 function inviteSeatTitle(s) { return `${s.name ? s.name + " — " : ""}seat ${s.seat + 1}, team ${s.team + 1}`; }
+/** @param {any} s @param {string} rules */
 function inviteMessage(s, rules) {
   return `Come and play Hand and Foot with us${s.name ? ", " + s.name : ""}! ` +
     `Your place is seat ${s.seat + 1} (team ${s.team + 1}), rules: ${rules}. ` +
@@ -69,8 +78,11 @@ function localNote() {
 }
 
 // The invite panel of one table, drawn into `box` from the server's answer to /host.
+/** @param {any} h */
 function hostKey(h) { return JSON.stringify([h.waiting, h.over, h.removable, h.seats.map((s) => [s.joined, s.connected, s.computer, s.url])]); }
-async function drawInvites(box, id, opts = {}, known = null) {
+/** @typedef {{heading?: boolean, changed?: () => void}} InviteOptions */
+/** @param {HTMLElement} box @param {string} id @param {InviteOptions} [opts] @param {any} [known] */
+export async function drawInvites(box, id, opts = {}, known = null) {
   let h = known;
   if (!h) {
     try { h = await hostApi(id, "host"); }
@@ -108,7 +120,7 @@ async function drawInvites(box, id, opts = {}, known = null) {
     ${h.removable ? `<button class="remove-table">Remove this table</button>` : ""}
     <p class="invite-error error" role="alert"></p>`;
   const error = (e) => { box.querySelector(".invite-error").textContent = e.message; };
-  for (const li of box.querySelectorAll(".invite")) {
+  for (const li of $$(".invite", box)) {
     const seat = Number(li.dataset.seat), s = h.seats[seat];
     const on = (sel, fn) => { const el = li.querySelector(sel); if (el) el.addEventListener("click", (ev) => fn(ev.currentTarget)); };
     on(".copy-link", (b) => copyText(s.url, b));
@@ -143,7 +155,8 @@ async function drawInvites(box, id, opts = {}, known = null) {
 
 // Who has joined changes while the host looks: drawn again when it does (not otherwise,
 // so a message being copied is left alone).
-async function refreshInvites(box, id, opts = {}) {
+/** @param {HTMLElement} box @param {string} id @param {InviteOptions} [opts] */
+export async function refreshInvites(box, id, opts = {}) {
   let h;
   try { h = await hostApi(id, "host"); } catch (e) { return; }
   const busy = (box.contains(document.activeElement) && document.activeElement.matches("input, textarea"))

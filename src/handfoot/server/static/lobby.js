@@ -1,8 +1,14 @@
-"use strict";
+// @ts-check
 // The lobby: rule sets, quick play, new tables and their invites, the list of tables.
-// ------------------------------------------------------------------- lobby
+import { $, $$, api, esc } from "./common.js";
+import { creatorOf, drawInvites, forgetHosted, hostApi, hostedTables, refreshInvites, rememberHosted } from "./invite.js";
+
+/** @type {{name: string, title: string, seats: number, teams?: number}[]} */
 let ruleSets = [];
-async function showLobby() {
+/** @type {string[]} */
+let levels = [];
+let defaultLevel = "";
+export async function showLobby() {
   $("#lobby").hidden = false;
   const data = await api("/api/rule-sets");
   ruleSets = data.rule_sets;
@@ -12,18 +18,19 @@ async function showLobby() {
   for (const sel of document.querySelectorAll(".levels")) {
     sel.innerHTML = data.levels.map((l) => `<option ${l === data.default_level ? "selected" : ""}>${esc(l)}</option>`).join("");
   }
-  hf.levels = data.levels;
-  hf.defaultLevel = data.default_level;
+  levels = data.levels;
+  defaultLevel = data.default_level;
   seatChoice();
   listTables();
   showHosted();
   setInterval(() => {
     if (document.hidden) return;
     listTables();
-    for (const el of document.querySelectorAll(".hosted")) refreshInvites(el, el.dataset.table, { changed: listTables });
+    for (const el of $$(".hosted")) refreshInvites(el, el.dataset.table, { changed: listTables });
   }, 5000);
 }
 function seatChoice() {
+  /** @type {{seats: number, teams?: number}} */
   const r = ruleSets.find((x) => x.name === $("#new-rules").value) || { seats: 4 };
   const teams = r.teams || 2;
   let html = `<fieldset class="seats"><legend>Who sits where</legend>
@@ -33,7 +40,7 @@ function seatChoice() {
       <label class="seat-label" for="seat-kind-${i}">Seat ${i + 1} (team ${(i % teams) + 1})</label>
       <select class="seat-kind" id="seat-kind-${i}" data-seat="${i}">
         <option value="human" ${i === 0 ? "selected" : ""}>a person</option>
-        ${hf.levels.map((l) => `<option value="bot:${esc(l)}" ${i > 0 && l === hf.defaultLevel ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
+        ${levels.map((l) => `<option value="bot:${esc(l)}" ${i > 0 && l === defaultLevel ? "selected" : ""}>computer (${esc(l)})</option>`).join("")}
       </select>
       <label class="seat-name-label">Name <input class="seat-name" data-seat="${i}" maxlength="40"
         placeholder="${i === 0 ? "you" : "their name"}" autocomplete="off"></label>
@@ -41,7 +48,7 @@ function seatChoice() {
   }
   $("#seat-choice").innerHTML = html + "</fieldset>";
   const showNames = () => {
-    for (const row of document.querySelectorAll(".seat-row")) {
+    for (const row of $$(".seat-row")) {
       row.querySelector(".seat-name-label").hidden = row.querySelector(".seat-kind").value !== "human";
     }
   };
@@ -49,8 +56,8 @@ function seatChoice() {
   showNames();
   $("#show-rules").href = "/api/rules/" + encodeURIComponent($("#new-rules").value);
 }
-$("#new-rules").addEventListener("change", seatChoice);
-async function showLobbyRules(select) {
+/** The rule sets again (one was saved or deleted), `select` chosen. @param {string} select */
+export async function showLobbyRules(select) {
   const data = await api("/api/rule-sets");
   ruleSets = data.rule_sets;
   for (const sel of document.querySelectorAll(".rulesets")) {
@@ -58,9 +65,9 @@ async function showLobbyRules(select) {
   }
   $("#new-rules").value = select; seatChoice();
 }
-$("#create-table").addEventListener("click", async () => {
-  const seats = [...document.querySelectorAll(".seat-kind")].map((s) => {
-    const name = document.querySelector(`.seat-name[data-seat="${s.dataset.seat}"]`).value.trim();
+async function createTable() {
+  const seats = $$(".seat-kind").map((s) => {
+    const name = $(`.seat-name[data-seat="${s.dataset.seat}"]`).value.trim();
     return s.value === "human" ? { kind: "human", name } : { kind: "bot", level: s.value.slice(4) };
   });
   try {
@@ -70,9 +77,10 @@ $("#create-table").addEventListener("click", async () => {
     await showHosted(r.id);
     listTables();
     $("#hosted-panel").scrollIntoView({ behavior: "smooth", block: "start" });
-  } catch (e) { $("#create-error").textContent = e.message; }
-});
+  } catch (e) { $("#create-error").textContent = /** @type {Error} */ (e).message; }
+}
 // The tables this browser set up (still going): their invites, again after a reload.
+/** @param {string} [first] a table just set up */
 async function showHosted(first) {
   const box = $("#invites");
   const ids = hostedTables();
@@ -90,19 +98,20 @@ async function showHosted(first) {
   }
   $("#hosted-panel").hidden = !box.querySelector(".hosted");
 }
-$("#quick-play").addEventListener("click", async () => {
+async function quickPlay() {
   try {
     const r = await api("/api/play", { rules: $("#quick-rules").value, level: $("#quick-level").value });
     localStorage.setItem("hf-token-" + r.id, r.token);
     if (r.creator) localStorage.setItem("hf-creator-" + r.id, r.creator);
     location.href = `/table/${r.id}?token=${encodeURIComponent(r.token)}`;
-  } catch (e) { alert(e.message); }
-});
+  } catch (e) { alert(/** @type {Error} */ (e).message); }
+}
 let lobbyPage = 0;
+/** @param {number} [page] */
 async function listTables(page) {
   if (page !== undefined) lobbyPage = page;
   const data = await api(`/api/tables?page=${lobbyPage}`);
-  const row = (t) => {
+  const row = (/** @type {any} */ t) => {
     const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
     const state = t.waiting ? "waiting for its players" : t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
     const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
@@ -110,18 +119,24 @@ async function listTables(page) {
     const mine = creatorOf(t.id) && t.over ? ` · <button class="remove-row" data-table="${esc(t.id)}">Remove</button>` : "";
     return `<li><b>${esc(t.rules)}</b> — ${esc(state)} — ${esc(who)} — ${links}${mine}</li>`;
   };
-  const open = data.tables.filter((t) => !t.over), done = data.tables.filter((t) => t.over);
+  const open = data.tables.filter((/** @type {any} */ t) => !t.over), done = data.tables.filter((/** @type {any} */ t) => t.over);
   $("#table-list").innerHTML = `<h3>Open and in progress (${open.length})</h3><ul>${open.map(row).join("") || "<li>none</li>"}</ul>
     <h3>Finished (${done.length})</h3><ul>${done.slice(0, 30).map(row).join("") || "<li>none</li>"}</ul>` +
     (data.pages > 1 ? `<p class="pages">Page ${data.page + 1} of ${data.pages} (${data.total} tables)
       ${data.page > 0 ? '<button id="lobby-prev">Newer</button>' : ""} ${data.page + 1 < data.pages ? '<button id="lobby-next">Older</button>' : ""}</p>` : "");
-  for (const b of document.querySelectorAll(".remove-row")) {
+  for (const b of $$(".remove-row")) {
     b.addEventListener("click", async () => {
       if (!confirm("Remove this table? Its replay and record go with it.")) return;
       try { await hostApi(b.dataset.table, "remove"); forgetHosted(b.dataset.table); listTables(); }
-      catch (e) { alert(e.message); }
+      catch (e) { alert(/** @type {Error} */ (e).message); }
     });
   }
   if ($("#lobby-prev")) $("#lobby-prev").addEventListener("click", () => listTables(lobbyPage - 1));
   if ($("#lobby-next")) $("#lobby-next").addEventListener("click", () => listTables(lobbyPage + 1));
+}
+
+export function setUpLobby() {
+  $("#new-rules").addEventListener("change", seatChoice);
+  $("#create-table").addEventListener("click", createTable);
+  $("#quick-play").addEventListener("click", quickPlay);
 }

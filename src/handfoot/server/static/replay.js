@@ -1,45 +1,50 @@
-"use strict";
-// ------------------------------------------------------------------ replay
+// @ts-check
 // A finished game step by step, drawn as at the table (every hand shown: the game is
 // over), each move in words, with step, back and autoplay.
+import { $, api, cardHTML, cardText, esc } from "./common.js";
+import { showFair } from "./fair.js";
+
+/** @param {import("./state.js").Meld} m */
 function replayMeld(m) {
   const shown = m.complete ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards;
   return `<div class="meld"><b>${m.index + 1}.</b> ${esc(m.label)} ${shown.map((c) => cardHTML(c, "small")).join("")}
     <span class="tag ${esc(m.book || "")}">${m.complete ? esc(m.book_name || "") + ", " + m.cards.length + " cards" : m.cards.length + " cards, needs " + m.needs}</span></div>`;
 }
+/** @param {any} r the server's answer: each seat's view at this step */
 function replayBoard(r) {
-  const v0 = r.views[0], name = (i) => r.names[i];
+  const v0 = r.views[0], name = (/** @type {number} */ i) => r.names[i];
   const actor = v0.game_over ? null : v0.actor;
   const info = `<div class="bar replay-info"><span>Hand ${v0.hand_number} of ${v0.hands_in_game}</span>
     <span class="zone">Pile ${v0.pile_top ? cardHTML(v0.pile_top, "small") : "<i>empty</i>"} ${v0.pile_size} card${v0.pile_size === 1 ? "" : "s"}</span>
     <span class="zone">Stock ${v0.stock_size}</span>
-    <span>Totals: ${v0.totals.map((t, i) => `team ${i + 1}: ${t}`).join(", ")}</span>
-    ${v0.game_over ? `<span class="turn">Game over: ${v0.winners.map((w) => "team " + (w + 1)).join(" & ")} won</span>` : ""}</div>`;
-  const players = r.views.map((v) => {
+    <span>Totals: ${v0.totals.map((/** @type {number} */ t, /** @type {number} */ i) => `team ${i + 1}: ${t}`).join(", ")}</span>
+    ${v0.game_over ? `<span class="turn">Game over: ${v0.winners.map((/** @type {number} */ w) => "team " + (w + 1)).join(" & ")} won</span>` : ""}</div>`;
+  const players = r.views.map((/** @type {import("./state.js").View & {seat: number}} */ v) => {
     const p = v.players[v.seat];
     return `<div class="player replay-player ${v.seat === actor ? "acting" : ""}">
       <b>${esc(name(v.seat))}</b> (seat ${v.seat + 1}, team ${p.team + 1})${v.seat === actor ? " — to play" : ""}
       <span class="foot">${p.in_foot ? "playing from the foot" : "foot: " + p.foot_count + " cards"}</span>
       <div class="replay-hand" aria-label="${esc(name(v.seat))}'s hand">${v.hand.map((c) => cardHTML(c, "small")).join("") || "<i>no cards</i>"}</div></div>`;
   }).join("");
-  const teams = v0.teams.map((t) => `<div class="team"><h3>Team ${t.team + 1}: ${t.seats.map((s) => esc(name(s))).join(" & ")}
+  const teams = v0.teams.map((/** @type {import("./state.js").Team} */ t) => `<div class="team"><h3>Team ${t.team + 1}: ${t.seats.map((s) => esc(name(s))).join(" & ")}
       ${t.opened ? "" : "(not opened)"}</h3>
     ${t.melds.map(replayMeld).join("") || "<p>No melds yet.</p>"}
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
   return info + `<div class="replay-players">${players}</div><div id="replay-melds" class="replay-melds">${teams}</div>`;
 }
-async function showReplay(id) {
+/** @param {string} id */
+export async function showReplay(id) {
   $("#replay").hidden = false;
   if (!$("#replay .fair")) $("#replay-step").insertAdjacentHTML("afterend", ' <span class="fair"></span>');
   showFair(id, $("#replay .fair"));
   $("#replay-record").href = `/api/tables/${id}/record`;
   let step = 0, total = 0, asked = 0, timer = 0, shown = 0;
-  const go = async (n) => {
+  const go = async (/** @type {number} */ n) => {
     step = Math.max(0, total ? Math.min(n, total) : n);  // at once, so quick clicks add up
     const mine = ++asked;
     let r;
     try { r = await api(`/api/tables/${id}/replay?step=${step}`); }
-    catch (e) { $("#replay-said").textContent = e.message; stop(); return; }
+    catch (e) { $("#replay-said").textContent = /** @type {Error} */ (e).message; stop(); return; }
     if (mine !== asked) return;  // a later click is on its way
     step = shown = r.step; total = r.total;
     $("#replay-title").textContent = `Replay: ${r.rules}`;
@@ -69,12 +74,12 @@ async function showReplay(id) {
     clearInterval(timer);
     timer = setInterval(() => go(step + 1), Number($("#replay-speed").value));
   };
-  $("#replay-first").onclick = () => { stop(); go(0); };
-  $("#replay-prev").onclick = () => { stop(); go(step - 1); };
-  $("#replay-next").onclick = () => go(step + 1);
-  $("#replay-last").onclick = () => { stop(); go(total); };
-  $("#replay-play").onclick = () => (timer ? stop() : play());
-  $("#replay-speed").onchange = () => { if (timer) play(); };
-  $("#replay-slider").onchange = (e) => go(Number(e.target.value));
+  $("#replay-first").addEventListener("click", () => { stop(); go(0); });
+  $("#replay-prev").addEventListener("click", () => { stop(); go(step - 1); });
+  $("#replay-next").addEventListener("click", () => go(step + 1));
+  $("#replay-last").addEventListener("click", () => { stop(); go(total); });
+  $("#replay-play").addEventListener("click", () => (timer ? stop() : play()));
+  $("#replay-speed").addEventListener("change", () => { if (timer) play(); });
+  $("#replay-slider").addEventListener("change", (/** @type {any} */ e) => go(Number(e.target.value)));
   await go(0);
 }

@@ -1,24 +1,35 @@
-"use strict";
+// @ts-check
 // The table's board drawn from the view the server sent: the turn, pile and stock, the
 // other players, the melds (compact on a phone, opened with a tap), the hand.
 // Nothing here decides a rule: what may be done comes from the server's legal moves.
-const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack" };
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+// Only drawing: the taps and clicks on what is drawn are handled by table.js.
+import { $, cardHTML, cardText, esc } from "./common.js";
+import { current, myTeamIndex, setOrder, table } from "./state.js";
+
+/** @typedef {import("./state.js").Meld} Meld @typedef {import("./state.js").Team} Team */
+
+const RANK_NAMES = /** @type {Record<string, string>} */ ({ A: "ace", K: "king", Q: "queen", J: "jack" });
+const SUIT_NAMES = /** @type {Record<string, string>} */ ({ C: "clubs", D: "diamonds", H: "hearts", S: "spades" });
 // a card's accessible name: "queen of hearts", "10 of spades", "joker"
-function cardName(code) {
+/** @param {string} code */
+export function cardName(code) {
   if (code === "JK") return "joker";
   const rank = code.slice(0, -1);
   return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[code.slice(-1)]}`;
 }
-function plural(n, word, many) { return `${n} ${n === 1 ? word : (many || word + "s")}`; }
-function isMe(i) { return hf.state.seat !== null && i === hf.state.seat; }
+/** @param {number} n @param {string} word @param {string} [many] */
+export function plural(n, word, many) { return `${n} ${n === 1 ? word : (many || word + "s")}`; }
+/** @param {number} i a seat */
+function isMe(i) { const s = current(); return s.seat !== null && i === s.seat; }
+/** @param {number} i a seat */
 function isPartner(i) {
-  const s = hf.state, v = s.view;
+  const s = current(), v = s.view;
   return s.seat !== null && i !== s.seat && v.players[i].team === v.players[s.seat].team;
 }
 // a seat as this viewer knows it (as the server's move log says it): "You", "Your partner", "Ann"
-function seatLabel(i) {
-  const s = hf.state, seat = s.seats[i];
+/** @param {number} i a seat */
+export function seatLabel(i) {
+  const s = current(), seat = s.seats[i];
   const name = seat.name && seat.name !== "You" ? seat.name
     : seat.kind === "bot" ? `Computer ${i + 1}` : `Player ${i + 1}`;
   if (isMe(i)) return "You";
@@ -28,15 +39,15 @@ function seatLabel(i) {
   }
   return name;
 }
+/** @param {number} i a seat */
 function seatTitle(i) {
-  const seat = hf.state.seats[i];
+  const seat = current().seats[i];
   const away = seat.kind === "human" && seat.computer ? " (computer playing)" : "";
   return seatLabel(i) + away;
 }
-function myTeamIndex() { const s = hf.state; return s.seat === null ? 0 : s.view.players[s.seat].team; }
 
-function renderTop() {
-  const s = hf.state, v = s.view, me = s.seat;
+export function renderTop() {
+  const s = current(), v = s.view, me = s.seat;
   const team = v.teams[myTeamIndex()];
   const turn = v.game_over ? "Game over" : s.waiting ? `Hand ${s.waiting.hand} is over`
     : v.actor === me ? "Your turn" : `${seatLabel(v.actor)}'s turn`.replace("You's", "Your");
@@ -52,24 +63,22 @@ function renderTop() {
   $("#stock").innerHTML = `<span class="zone-name">Stock</span><span class="card back" aria-hidden="true"></span><span class="count">${plural(v.stock_size, "card")}</span>`;
 }
 
-function renderOthers() {
-  const s = hf.state, v = s.view, me = s.seat;
+export function renderOthers() {
+  const s = current(), v = s.view, me = s.seat;
   $("#others").innerHTML = v.players.filter((p) => p.seat !== me).map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""} ${isPartner(p.seat) ? "partner" : ""}" data-seat="${p.seat}">
     <b>${esc(seatTitle(p.seat))}</b> <span class="counts">hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}</span>
-    ${me !== null && localStorage.getItem("hf-creator-" + hf.table) && !s.waiting_to_start && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
+    ${me !== null && localStorage.getItem("hf-creator-" + table.id) && !s.waiting_to_start && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
       ? `<button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
-  for (const el of document.querySelectorAll("button.away")) {
-    el.addEventListener("click", () => send({ type: "computer", seat: Number(el.dataset.seat), on: true, creator: localStorage.getItem("hf-creator-" + hf.table) }));
-  }
 }
 
 // a meld as a chip (rank, count, clean or dirty) that opens with a tap to show its cards
+/** @param {Meld} m @param {Team} t @param {{target: boolean, laidOut: boolean, takeBack: boolean}} opts */
 function meldHTML(m, t, opts) {
   const key = `${t.team}-${m.index}`;
-  const open = hf.openMelds.has(key);
+  const open = table.openMelds.has(key);
   const state = m.complete ? (m.book_name || m.book || "book") : (m.wilds ? "dirty" : "clean");
   const cls = ["meld", m.complete ? "book" : "", m.wilds ? "dirty" : "clean", opts.target ? "target" : "",
-    opts.laidOut ? "laid-out" : "", open ? "open" : "", hf.newMelds.has(key) ? "appear" : ""].join(" ");
+    opts.laidOut ? "laid-out" : "", open ? "open" : "", table.newMelds.has(key) ? "appear" : ""].join(" ");
   // a complete book shows its rank's card (opened, all of them)
   const shown = m.complete && !open ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards;
   const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : "";
@@ -78,8 +87,9 @@ function meldHTML(m, t, opts) {
       <b>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}</span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || "book") : `${state}, ${m.needs} more`)}</span></button>
     <span class="cards">${shown.map((c) => cardHTML(c, "small", `role="img" aria-label="${cardName(c)}"`)).join("")}${shown.length < m.cards.length ? `<span class="more">+${m.cards.length - shown.length}</span>` : ""}</span>${takeBack}</div>`;
 }
+/** @param {Team} t @param {Meld[]} melds @param {{canAdd: boolean, takeBack: Set<number>}} opts */
 function teamHTML(t, melds, opts) {
-  const s = hf.state, me = s.seat, mine = t.team === myTeamIndex() && me !== null;
+  const s = current(), me = s.seat, mine = t.team === myTeamIndex() && me !== null;
   const laidOut = !t.opened && melds.length > 0;
   const head = (mine ? "Your team" : "Team " + (t.team + 1)) +
     (t.opened ? "" : laidOut ? ` (laid out, not down yet: ${t.laid_out_points} of ${t.minimum})` : " (not opened)") +
@@ -89,43 +99,30 @@ function teamHTML(t, melds, opts) {
       target: opts.canAdd && mine, laidOut, takeBack: laidOut && mine && opts.takeBack.has(m.index) })).join("") || "<p>No melds yet.</p>"}</div>
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`;
 }
-function renderMelds() {
-  const s = hf.state, v = s.view;
+export function renderMelds() {
+  const s = current(), v = s.view;
   const legal = s.legal || [];
   const canAdd = legal.some((a) => a.type === "add");
   const takeBack = new Set(legal.filter((a) => a.type === "take-back").map((a) => a.meld));
   // mine first: the melds a person plays on
-  const teams = [...v.teams].sort((a, b) => (b.team === myTeamIndex()) - (a.team === myTeamIndex()));
+  const teams = [...v.teams].sort((a, b) => Number(b.team === myTeamIndex()) - Number(a.team === myTeamIndex()));
   $("#melds").innerHTML = teams.map((t) => teamHTML(t, t.melds, { canAdd, takeBack })).join("");
-  for (const el of document.querySelectorAll("#melds .meld")) {
-    el.addEventListener("click", (e) => { if (!e.target.closest("button.take-back")) meldTapped(el); });
-  }
-  for (const el of document.querySelectorAll("#melds button.take-back")) {
-    el.addEventListener("click", () => act({ type: "take-back", meld: Number(el.dataset.meld) }));
-  }
-}
-// a tap on a meld adds the selected cards to it (where the engine lists an add), else opens it
-function meldTapped(el) {
-  if (el.classList.contains("target") && hf.selected.size) { addTo(Number(el.dataset.meld)); return; }
-  const key = el.dataset.key;
-  if (hf.openMelds.has(key)) hf.openMelds.delete(key); else hf.openMelds.add(key);
-  el.classList.toggle("open");
-  el.querySelector(".chip").setAttribute("aria-expanded", String(hf.openMelds.has(key)));
 }
 
 // the hand in the order the person chose: by rank (as sent), by suit, or their own
-const SUIT_ORDER = { C: 0, D: 1, H: 2, S: 3, K: 4 };
+const SUIT_ORDER = /** @type {Record<string, number>} */ ({ C: 0, D: 1, H: 2, S: 3, K: 4 });
 const RANK_ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK"];
 function handOrder() {
-  const hand = hf.state.view.hand;
+  const hand = current().view.hand;
   const idx = hand.map((_, i) => i);
-  if (hf.sort === "suit") {
-    const rank = (c) => RANK_ORDER.indexOf(c === "JK" ? "JK" : c.slice(0, -1));
+  if (table.sort === "suit") {
+    const rank = (/** @type {string} */ c) => RANK_ORDER.indexOf(c === "JK" ? "JK" : c.slice(0, -1));
     return idx.sort((a, b) => (SUIT_ORDER[hand[a].slice(-1)] - SUIT_ORDER[hand[b].slice(-1)]) || (rank(hand[a]) - rank(hand[b])) || a - b);
   }
-  if (hf.sort === "own" && hf.ownOrder.length) {
+  if (table.sort === "own" && table.ownOrder.length) {
+    /** @type {number[]} */
     const out = [], used = new Set();
-    for (const code of hf.ownOrder) {
+    for (const code of table.ownOrder) {
       const i = idx.find((k) => hand[k] === code && !used.has(k));
       if (i !== undefined) { used.add(i); out.push(i); }
     }
@@ -134,36 +131,31 @@ function handOrder() {
   return idx;
 }
 function freshIndices() {
-  const hand = hf.state.view.hand, left = [...(hf.state.fresh || [])], out = new Set();
+  const s = current(), hand = s.view.hand, left = [...(s.fresh || [])], out = new Set();
   for (let i = hand.length - 1; i >= 0 && left.length; i--) {
     const k = left.indexOf(hand[i]);
     if (k >= 0) { left.splice(k, 1); out.add(i); }
   }
   return out;
 }
-function renderHand() {
-  const s = hf.state, v = s.view, me = s.seat;
+export function renderHand() {
+  const s = current(), v = s.view, me = s.seat;
   const box = $("#hand");
   // hand and foot still to be chosen (once chosen, the hand is shown while the others choose)
   if (v.phase === "choose" && me !== null && v.stack_tops.length && !v.hand.length) { renderStacks(); return; }
   const fresh = freshIndices();
   const order = handOrder();
-  hf.order = order;
-  if (hf.focus >= order.length) hf.focus = Math.max(0, order.length - 1);
+  setOrder(order);
   box.setAttribute("aria-label", me === null ? "Hands are hidden" : `Your hand, ${plural(v.hand.length, "card")}`);
   box.innerHTML = order.map((i, pos) => {
-    const c = v.hand[i], sel = hf.selected.has(i);
+    const c = v.hand[i], sel = table.selected.has(i);
     return cardHTML(c, (sel ? "selected " : "") + (fresh.has(i) ? "fresh" : ""),
-      `tabindex="${pos === hf.focus ? 0 : -1}" role="button" aria-pressed="${sel}" data-i="${i}" data-pos="${pos}" data-code="${c}" aria-label="${cardName(c)}${fresh.has(i) ? ", just drawn" : ""}"`);
+      `tabindex="${pos === table.focus ? 0 : -1}" role="button" aria-pressed="${sel}" data-i="${i}" data-pos="${pos}" data-code="${c}" aria-label="${cardName(c)}${fresh.has(i) ? ", just drawn" : ""}"`);
   }).join("") || (me === null ? "<p>You are watching: hands are hidden.</p>" : "<p>No cards in your hand.</p>");
-  for (const el of box.querySelectorAll(".card")) {
-    el.addEventListener("click", () => { if (!hf.dragged) toggle(Number(el.dataset.i)); });
-    el.addEventListener("focus", () => { hf.focus = Number(el.dataset.pos); });
-  }
 }
 // hand and foot chosen by the player (alabama-samboree): the two stacks, each with its face-up card
 function renderStacks() {
-  const s = hf.state, v = s.view, me = s.seat;
+  const s = current(), v = s.view, me = /** @type {number} */ (s.seat);
   const tops = v.stack_tops[me];
   const legal = (s.legal || []).some((a) => a.type === "choose-hand");
   $("#hand").setAttribute("aria-label", "Your two stacks");
@@ -173,7 +165,4 @@ function renderStacks() {
       <span class="under">and the cards under it</span>
       <button class="take-stack big" id="act-choose-${k + 1}" data-stack="${k}" ${legal ? "" : "disabled"}>Take this stack as your hand</button></div>`).join("")}</div>
     <p class="stack-note">The other stack becomes your foot, for later.</p>`;
-  for (const el of document.querySelectorAll("button.take-stack")) {
-    el.addEventListener("click", () => act({ type: "choose-hand", stack: Number(el.dataset.stack) }));
-  }
 }

@@ -1,19 +1,28 @@
-"use strict";
+// @ts-check
 // Around the board: the move log in words (newest first) and its announcements, the brief
 // animations, the turn in the tab's title and icon (and a sound, if chosen), and the end of
 // a hand, which waits until every person at the table has pressed "Next hand".
+import { $, esc } from "./common.js";
+import { showFair } from "./fair.js";
+import { soundOn } from "./settings.js";
+import { current, myTeamIndex, noteTurn, seeLog, table } from "./state.js";
+import { seatLabel } from "./table-board.js";
+
+/** @typedef {import("./state.js").StateMessage} StateMessage */
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-function renderLog() {
-  const s = hf.state, log = s.log || [];
-  $("#log").innerHTML = log.map((e) => `<li class="${e.seat === s.seat ? "mine" : ""} ${e.seq > (hf.logSeen ?? Infinity) ? "new" : ""}">${esc(e.text)}</li>`).join("") ||
+export function renderLog() {
+  const s = current(), log = s.log || [];
+  $("#log").innerHTML = log.map((e) => `<li class="${e.seat === s.seat ? "mine" : ""} ${e.seq > (table.logSeen ?? Infinity) ? "new" : ""}">${esc(e.text)}</li>`).join("") ||
     "<li class=\"none\">No moves yet.</li>";
   // moves since the last state, said once through the live region (the oldest first)
-  const fresh = log.filter((e) => hf.logSeen !== undefined && e.seq > hf.logSeen).reverse().slice(-3);
+  const seen = table.logSeen;
+  const fresh = log.filter((e) => seen !== undefined && e.seq > seen).reverse().slice(-3);
   if (fresh.length) announce(fresh.map((e) => e.text).join(". "));
-  if (log.length) hf.logSeen = Math.max(hf.logSeen ?? -1, log[0].seq);
-  else if (hf.logSeen === undefined) hf.logSeen = -1;
+  if (log.length) seeLog(Math.max(seen ?? -1, log[0].seq));
+  else if (seen === undefined) seeLog(-1);
 }
+/** Said once through the live region. @param {string} text */
 function announce(text) {
   const live = $("#live");
   live.textContent = "";
@@ -23,15 +32,16 @@ function announce(text) {
 
 // ---------------------------------------------------------------- animation
 // Cards just drawn or taken fly in from the stock or the pile; a new meld grows in.
-function animateArrivals(previous) {
+/** @param {StateMessage | null | undefined} previous */
+export function animateArrivals(previous) {
   if (reducedMotion() || !previous) return;
-  const s = hf.state;
+  const s = current();
   const last = (s.log || [])[0];
   const newFresh = (s.fresh || []).join(" ") !== (previous.fresh || []).join(" ") && (s.fresh || []).length;
   if (newFresh && last && last.seat === s.seat) {
     const from = (last.kind === "take-pile" || last.kind === "take-upcard" ? $("#pile .card") : $("#stock .card")) || $("#stock");
     const src = from.getBoundingClientRect();
-    document.querySelectorAll("#hand .card.fresh").forEach((el, k) => {
+    document.querySelectorAll("#hand .card.fresh").forEach((/** @type {any} */ el, k) => {
       const r = el.getBoundingClientRect();
       // a card in flight takes no taps: one meant for the card it passes over reaches it
       el.style.pointerEvents = "none";
@@ -45,48 +55,38 @@ function animateArrivals(previous) {
     el.animate([{ transform: "scale(.6)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 350, easing: "ease-out" });
   });
 }
-// the melds that were not on the table in the previous state (those are drawn as "appear")
-function noteNewMelds(previous) {
-  hf.newMelds = new Set();
-  if (!previous || previous.view.hand_number !== hf.state.view.hand_number) return;
-  const before = new Set(previous.view.teams.flatMap((t) => t.melds.map((m) => `${t.team}-${m.index}`)));
-  for (const t of hf.state.view.teams) for (const m of t.melds) {
-    const key = `${t.team}-${m.index}`;
-    if (!before.has(key)) hf.newMelds.add(key);
-  }
-}
 
 // ---------------------------------------------------------------- your turn
-const ICON = (colour, mark) => "data:image/svg+xml," + encodeURIComponent(
+const ICON = (/** @type {string} */ colour, /** @type {boolean} */ mark) => "data:image/svg+xml," + encodeURIComponent(
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect x="10" y="4" width="40" height="54" rx="6" fill="#fff" stroke="#123" stroke-width="4"/><text x="30" y="42" font-size="30" text-anchor="middle" fill="#c00">♥</text>${mark ? `<circle cx="50" cy="14" r="12" fill="${colour}"/>` : ""}</svg>`);
-function showTurn() {
-  const s = hf.state, v = s.view;
+export function showTurn() {
+  const s = current(), v = s.view;
   const mine = s.seat !== null && !v.game_over && !s.waiting && v.actor === s.seat;
   document.title = (mine ? "● Your turn — " : "") + "Hand and Foot";
-  let link = document.querySelector("link[rel='icon']");
+  const link = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel='icon']"));
   if (link) link.href = mine ? ICON("#e60", true) : "/static/favicon.svg";
-  if (mine && !hf.wasMine && localStorage.getItem("hf-sound") === "1") chime();
-  hf.wasMine = mine;
+  if (noteTurn(mine) && soundOn()) chime();
 }
+/** @type {AudioContext | undefined} */
+let audio;
 function chime() {
   try {
-    const ctx = hf.audio || (hf.audio = new (window.AudioContext || window.webkitAudioContext)());
+    const ctx = audio || (audio = new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)());
     const o = ctx.createOscillator(), g = ctx.createGain();
     o.frequency.value = 660; g.gain.setValueAtTime(0.15, ctx.currentTime);
     g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
     o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.4);
   } catch (e) { /* no sound on this browser: the title still says it */ }
 }
-$("#sound").checked = localStorage.getItem("hf-sound") === "1";
-$("#sound").addEventListener("change", (e) => localStorage.setItem("hf-sound", e.target.checked ? "1" : "0"));
 
 // ---------------------------------------------------------------- end of a hand
+/** @param {import("./state.js").HandResult} h */
 function wentOutText(h) {
   if (h.ended_by === "out" && h.went_out !== null) return `${seatLabel(h.went_out)} went out`;
   return h.ended_by === "time" ? "time was called" : "the stock ran out";
 }
-function renderEndOfHand() {
-  const s = hf.state, v = s.view, box = $("#end-of-hand"), h = s.last_hand;
+export function renderEndOfHand() {
+  const s = current(), v = s.view, box = $("#end-of-hand"), h = s.last_hand;
   const seen = Number(localStorage.getItem("hf-seen-" + s.table) || 0);
   const show = h && (s.waiting || v.game_over || (s.seat === null ? false : h.number > seen));
   document.body.classList.toggle("hand-over", Boolean(show));
@@ -95,7 +95,7 @@ function renderEndOfHand() {
   const me = s.seat, mineTeam = myTeamIndex();
   const title = v.game_over ? `Game over — ${v.winners.map((w) => (w === mineTeam && me !== null ? "your team" : "team " + (w + 1))).join(" and ")} won`
     : `Hand ${h.number} is over: ${wentOutText(h)}`;
-  const teams = [...h.teams].sort((a, b) => (b.team === mineTeam) - (a.team === mineTeam));
+  const teams = [...h.teams].sort((a, b) => Number(b.team === mineTeam) - Number(a.team === mineTeam));
   const finals = s.final_melds || [];
   let body = teams.map((t) => `<div class="score-team ${t.team === mineTeam && me !== null ? "mine" : ""}">
       <h3>${t.team === mineTeam && me !== null ? "Your team" : "Team " + (t.team + 1)}: <b>${t.total}</b> this hand</h3>
@@ -115,19 +115,14 @@ function renderEndOfHand() {
   if (v.game_over) showFair(s.table, box.querySelector(".fair"));
 }
 
-function nextHand() {
-  const s = hf.state;
-  localStorage.setItem("hf-seen-" + s.table, String(s.last_hand.number));
-  send({ type: "next-hand" });
-  if (!s.waiting) render();
-}
-
 // ---------------------------------------------------------------- help at the table
-function renderRulesWords(lines) {
+/** "This table's rules" in words. @param {string[] | undefined} lines */
+export function renderRulesWords(lines) {
   $("#rules-words").innerHTML = lines && lines.length ? `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : "";
 }
-function showHint(m) {
-  if (!hf.state || m.seq !== hf.state.seq) return;  // about a turn that has moved on
+/** @param {{seq: number, text: string}} m */
+export function showHint(m) {
+  if (!table.state || m.seq !== table.state.seq) return;  // about a turn that has moved on
   const el = $("#hint-line");
   el.hidden = false;
   el.textContent = "Hint: " + m.text;

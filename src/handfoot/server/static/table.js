@@ -1,68 +1,68 @@
-"use strict";
+// @ts-check
 // The table: the live view of one game through its WebSocket, the prompt for each step,
 // the buttons (enabled from the legal moves the server sends), the keys, selecting cards.
-// ------------------------------------------------------------------- table
-Object.assign(hf, { openMelds: new Set(), newMelds: new Set(), order: [], ownOrder: [],
-  sort: localStorage.getItem("hf-sort") || "rank", preview: null, previewKey: "" });
-function connect() {
-  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${hf.table}` + (hf.token ? `?token=${encodeURIComponent(hf.token)}` : "");
-  const ws = new WebSocket(url);
-  hf.ws = ws;
-  ws.onopen = () => { $("#status").textContent = hf.token ? "" : "watching"; };
-  ws.onmessage = (ev) => {
-    const m = JSON.parse(ev.data);
-    if (m.type === "state") { const previous = hf.state; hf.state = m; render(previous); }
-    else if (m.type === "error") {
-      showMessage(m.message); if (m.fatal) hf.fatal = true;
-      if ($("#hint-line").textContent === "Thinking…") hideHint();
-    }
-    else if (m.type === "preview") { showPreview(m); }
-    else if (m.type === "notice") { showNotice(m.message); }
-    else if (m.type === "hello") { renderRulesWords(m.rules_words); hf.hintAllowed = m.hint !== false; }
-    else if (m.type === "hint") { showHint(m); }
-    for (const hook of hf.hooks || []) hook(m);  // waiting room, chat (their own scripts)
-  };
-  ws.onclose = () => {
-    if (hf.fatal) return;
-    $("#status").textContent = "reconnecting…";
-    setTimeout(connect, 1000);
-  };
+import { $, cardText, esc } from "./common.js";
+import { showSeal } from "./fair.js";
+import { send } from "./socket.js";
+import {
+  allowHints, askPreview, clearSelection, current, legal, legalKinds, markNewMelds, myTeamView,
+  myTurn, receiveState, selectedCodes, selectedKey, setFocus, setPreview, setSort, startAdding,
+  stopAdding, table, takeMeldNumber, toggleCard, toggleMeldOpen, typeMeldDigit,
+} from "./state.js";
+import { renderHand, renderMelds, renderOthers, renderTop, seatLabel } from "./table-board.js";
+import {
+  animateArrivals, renderEndOfHand, renderLog, renderRulesWords, showHint, showTurn,
+} from "./table-log.js";
+
+/** @typedef {import("./state.js").Action} Action @typedef {import("./state.js").StateMessage} StateMessage */
+
+const KIND_LABEL = { "draw": "Draw (D)", "take-upcard": "Take the upcard",
+  "pick-up-foot": "Pick up foot (F)", "end-turn": "End turn (E)", "ask": "Ask to go out (Q)" };
+
+/** A message from the server. @param {any} m */
+export function receive(m) {
+  if (m.type === "state") {
+    const { previous, moved } = receiveState(m);
+    if (moved) $("#preview").textContent = "";
+    render(previous);
+  } else if (m.type === "error") {
+    showMessage(m.message);
+    if ($("#hint-line").textContent === "Thinking…") hideHint();
+  }
+  else if (m.type === "preview") { showPreview(m); }
+  else if (m.type === "notice") { showNotice(m.message); }
+  else if (m.type === "hello") { renderRulesWords(m.rules_words); allowHints(m.hint !== false); }
+  else if (m.type === "hint") { showHint(m); }
 }
-function send(msg) { if (hf.ws && hf.ws.readyState === 1) hf.ws.send(JSON.stringify(msg)); }
+/** An action for the engine. @param {Action} action */
 function act(action) { showMessage(""); hideHint(); send({ type: "action", action }); }
+/** @param {string} text */
 function showMessage(text) { $("#message").textContent = text; }
 function hideHint() { $("#hint-line").hidden = true; $("#hint-line").textContent = ""; }
 // the monitor's word to the table: the clock's warning, time called
+/** @param {string | null | undefined} text */
 function showNotice(text) { $("#notice").textContent = text || ""; $("#notice").hidden = !text; }
-function legal() { return hf.state?.legal || []; }
-function legalKinds() { return new Set(legal().map((a) => a.type)); }
-function myTurn() { const s = hf.state; return s && s.seat !== null && s.view.actor === s.seat && !s.view.game_over && !s.waiting; }
 
-function selectedCodes() {
-  const hand = hf.state.view.hand;
-  return [...hf.selected].sort((a, b) => a - b).map((i) => hand[i]);
-}
-const selKey = () => selectedCodes().join(" ");
 // a meld is put down one at a time; before the team has gone down it is laid out for the
 // opening (the engine checks each one), and "Go down" asks the engine for the whole opening
+/** @returns {Action} */
 function meldAction() { return { type: "meld", cards: selectedCodes() }; }
-function myTeamView() { const s = hf.state; return s.view.teams[s.view.players[s.seat].team]; }
 // the fewest cards of any meld the engine lists now (none listed: three, as in every sheet,
 // only so that the engine is asked, and says why, once a selection could look like a meld)
 function smallestMeld() {
-  const sizes = legal().filter((a) => a.type === "meld").map((a) => a.cards.length);
+  const sizes = legal().filter((a) => a.type === "meld").map((a) => (a.cards || []).length);
   return sizes.length ? Math.min(...sizes) : 3;
 }
 // a preview is asked for only when the selection could be a meld: one card to discard shows none
 function requestPreview() {
-  hf.preview = null;
-  hf.previewKey = selKey();
-  if (!myTurn() || hf.selected.size < smallestMeld()) { $("#preview").textContent = ""; renderActions(); return; }
+  askPreview(selectedKey());
+  if (!myTurn() || table.selected.size < smallestMeld()) { $("#preview").textContent = ""; renderActions(); return; }
   send({ type: "preview", action: meldAction() });
 }
+/** @param {import("./state.js").Preview} p */
 function showPreview(p) {
-  if (hf.selected.size < smallestMeld()) { $("#preview").textContent = ""; return; }
-  hf.preview = p;
+  if (table.selected.size < smallestMeld()) { $("#preview").textContent = ""; return; }
+  setPreview(p);
   const of = Boolean(p.minimum);  // (an opening of any points has no "of")
   let t = of ? `${p.value} of ${p.minimum}` : `${p.value} points`;
   const opening = p.minimum !== null && p.minimum !== undefined;  // not gone down yet
@@ -71,19 +71,15 @@ function showPreview(p) {
   renderActions();
 }
 
-function render(previous) {
-  const s = hf.state, v = s.view;
+/** The whole table drawn from the last state (`previous`: the one before it, when a new
+ * state came: what is new in it is shown arriving).
+ * @param {StateMessage | null} [previous] */
+export function render(previous) {
+  const s = current(), v = s.view;
   $("#table").hidden = false;
   document.body.classList.add("at-table");
-  // forget selections that no longer exist; a new state clears them and the old error
-  hf.selected = new Set([...hf.selected].filter((i) => i < v.hand.length));
-  if (hf.lastSeq !== undefined && hf.lastSeq !== s.seq) {
-    hf.selected.clear(); hf.preview = null; $("#preview").textContent = "";
-    if (hf.lastHand !== v.hand_number) hf.ownOrder = [];
-  }
-  hf.lastSeq = s.seq; hf.lastHand = v.hand_number;
   const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand");
-  noteNewMelds(previous);
+  markNewMelds(previous);
   renderTop();
   renderOthers();
   renderMelds();
@@ -98,18 +94,18 @@ function render(previous) {
   $(".computer-toggle").hidden = s.seat === null;
   $("#computer").checked = s.seat !== null && s.seats[s.seat].computer;
   $("#status").textContent = s.seat === null ? "watching" : "";
-  $("#hint").hidden = s.seat === null || hf.hintAllowed === false;
+  $("#hint").hidden = s.seat === null || table.hintAllowed === false;
   $("#hint").disabled = !myTurn();
   $("#hand-tools").hidden = s.seat === null || (v.phase === "choose" && !v.hand.length);
-  document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + hf.sort)));
-  const cards = document.querySelectorAll("#hand .card");
-  if (cards.length && hadFocus) cards[Math.min(hf.focus, cards.length - 1)].focus();
+  document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + table.sort)));
+  const cards = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"));
+  if (cards.length && hadFocus) cards[Math.min(table.focus, cards.length - 1)].focus();
   animateArrivals(previous);
 }
 
 // ---------------------------------------------------------------- prompt and buttons
 function promptText() {
-  const s = hf.state, v = s.view, kinds = legalKinds(), sel = selectedCodes();
+  const s = current(), v = s.view, kinds = legalKinds(), sel = selectedCodes();
   if (s.seat === null) return v.game_over ? "The game is over." : `You are watching. ${seatLabel(v.actor)} to play.`;
   if (v.game_over) return "The game is over.";
   if (s.waiting && s.waiting.ready.includes(s.seat)) return "Waiting for the others to press Next hand…";
@@ -126,16 +122,17 @@ function promptText() {
     const ok = legal().some((a) => a.type === "discard" && a.card === sel[0]);
     return ok ? `Discard ${cardText(sel[0])} to end your turn, or select more cards to meld.` : `Select more cards to meld with ${cardText(sel[0])}.`;
   }
-  if (sel.length > 1) return hf.preview && hf.preview.ok ? "Lay them down, or add them to a meld." : "Choose cards that make a meld, or one card to discard.";
+  if (sel.length > 1) return table.preview && table.preview.ok ? "Lay them down, or add them to a meld." : "Choose cards that make a meld, or one card to discard.";
   const team = myTeamView();
   if (kinds.has("go-down")) return "Go down with the melds you laid out, lay out more, or take them back.";
   if (!team.opened) return `Lay out melds for your opening (${team.laid_out_points} of ${team.minimum}), or choose a card to discard.`;
   if (!kinds.has("discard") && kinds.has("end-turn")) return "Lay down, add to your melds, or end your turn.";
   return "Lay down, add to your melds, or choose a card to discard.";
 }
+/** @param {string} id @param {string} label @param {boolean} enabled @param {() => void} fn */
 function button(id, label, enabled, fn) { return { id, label, enabled, fn }; }
 function renderActions() {
-  const s = hf.state, v = s.view, kinds = legalKinds(), mine = myTurn();
+  const s = current(), v = s.view, kinds = legalKinds(), mine = myTurn();
   $("#prompt").textContent = promptText();
   const sel = selectedCodes();
   const btns = [];
@@ -152,12 +149,12 @@ function renderActions() {
   }
   if (mine && v.phase === "play") {
     const down = myTeamView().opened;
-    const layOk = sel.length > 0 && hf.preview && hf.preview.ok && hf.previewKey === selKey();
+    const layOk = sel.length > 0 && table.preview && table.preview.ok && table.previewKey === selectedKey();
     // the three buttons of a turn stay in their places, enabled when the engine allows them
     btns.push(button("lay", down ? "Lay down (L)" : "Lay out (L)", Boolean(layOk), () => act(meldAction())));
     if (kinds.has("go-down")) btns.push(button("go-down", "Go down (O)", true, () => act({ type: "go-down" })));
-    const addOk = legal().some((a) => a.type === "add" && a.cards.every((c) => sel.includes(c)));
-    btns.push(button("add", "Add to meld (A)", addOk, () => { hf.addMode = true; hf.addNum = 0; showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
+    const addOk = legal().some((a) => a.type === "add" && (a.cards || []).every((c) => sel.includes(c)));
+    btns.push(button("add", "Add to meld (A)", addOk, () => { startAdding(); showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
     const discardOk = sel.length === 1 && legal().some((a) => a.type === "discard" && a.card === sel[0]);
     btns.push(button("discard", "Discard (X)", discardOk, () => act({ type: "discard", card: sel[0] })));
   }
@@ -185,20 +182,19 @@ function renderActions() {
   box.hidden = !btns.length;
   if (!kinds.has("take-pile")) $("#pile-options").innerHTML = "";
 }
+/** A card of the hand tapped: selected, or no longer. @param {number} i */
 function toggle(i) {
-  if (hf.selected.has(i)) hf.selected.delete(i); else hf.selected.add(i);
-  const pos = hf.order.indexOf(i);
-  if (pos >= 0) hf.focus = pos;
+  toggleCard(i);
   showMessage(""); // an old refusal is about another selection
-  hf.addMode = false;
   renderHand(); requestPreview(); renderActions();
-  const el = document.querySelector(`#hand .card[data-pos="${hf.focus}"]`);
+  const el = /** @type {HTMLElement | null} */ (document.querySelector(`#hand .card[data-pos="${table.focus}"]`));
   if (el && document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")) el.focus();
 }
-function addTo(meld) {
+/** The selected cards added to the team's meld `meld`. @param {number} meld */
+export function addTo(meld) {
   const cards = selectedCodes();
   if (!cards.length) { showMessage("Select the cards to add first."); return; }
-  hf.addMode = false;
+  stopAdding();
   act({ type: "add", meld, cards });
 }
 function takePile() {
@@ -212,60 +208,103 @@ function takePile() {
   opts.slice(0, 40).forEach((a) => {
     const el = document.createElement("button");
     el.textContent = "Show " + (a.shown || []).map(cardText).join(" ") + (a.count ? ` take ${a.count}` : "") +
-      ((a.opening || []).length ? " + open with " + a.opening.map((m) => m.map(cardText).join(" ")).join(" | ") : "");
+      ((a.opening || []).length ? " + open with " + (a.opening || []).map((m) => m.map(cardText).join(" ")).join(" | ") : "");
     el.addEventListener("click", () => act(a));
     box.appendChild(el);
   });
 }
 function renderSheet() {
-  const v = hf.state.view;
+  const s = current(), v = s.view;
   const teams = v.teams.length;
   let html = `<table class="sheet"><tr><th>Hand</th>${v.teams.map((t) => `<th>Team ${t.team + 1}</th>`).join("")}</tr>`;
   v.hand_scores.forEach((row, i) => { html += `<tr><td>${i + 1}</td>${row.map((x) => `<td>${x}</td>`).join("")}</tr>`; });
   html += `<tr><th>Total</th>${v.totals.slice(0, teams).map((x) => `<th>${x}</th>`).join("")}</tr></table>`;
-  if (hf.state.last_hand) {
-    html += `<p>Hand ${hf.state.last_hand.number}, item by item:</p>` + hf.state.last_hand.teams.map((t) =>
+  if (s.last_hand) {
+    html += `<p>Hand ${s.last_hand.number}, item by item:</p>` + s.last_hand.teams.map((t) =>
       `<p><b>Team ${t.team + 1}: ${t.total}</b> — ${t.lines.map((l) => esc(l[0]) + ": " + l[1]).join(", ")}</p>`).join("");
   }
   $("#sheet").innerHTML = html;
 }
-function setSort(how) {
-  hf.sort = how; localStorage.setItem("hf-sort", how);
-  if (how !== "own") hf.ownOrder = [];
-  render();
+/** The next hand: this person has seen the last one's score. */
+function nextHand() {
+  const s = current();
+  localStorage.setItem("hf-seen-" + s.table, String(s.last_hand?.number));
+  send({ type: "next-hand" });
+  if (!s.waiting) render();
 }
-$("#sort-rank").addEventListener("click", () => setSort("rank"));
-$("#sort-suit").addEventListener("click", () => setSort("suit"));
-$("#hint").addEventListener("click", () => { $("#hint-line").hidden = false; $("#hint-line").textContent = "Thinking…"; send({ type: "hint" }); });
-document.addEventListener("keydown", (e) => {
-  if ($("#table").hidden || !hf.state || e.target.matches("input, textarea, select")) return;
+// a tap on a meld adds the selected cards to it (where the engine lists an add), else opens it
+/** @param {HTMLElement} el */
+function meldTapped(el) {
+  if (el.classList.contains("target") && table.selected.size) { addTo(Number(el.dataset.meld)); return; }
+  const open = toggleMeldOpen(/** @type {string} */ (el.dataset.key));
+  el.classList.toggle("open");
+  /** @type {HTMLElement} */ (el.querySelector(".chip")).setAttribute("aria-expanded", String(open));
+}
+/** @param {KeyboardEvent} e */
+function onKey(e) {
+  const target = /** @type {HTMLElement} */ (e.target);
+  if ($("#table").hidden || !table.state || target.matches("input, textarea, select")) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key.toLowerCase();
-  const cards = [...document.querySelectorAll("#hand .card")];
-  const click = (id) => { const b = $("#act-" + id); if (b && !b.disabled) b.click(); };
-  if (hf.addMode && /^[0-9]$/.test(k)) {
+  const cards = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("#hand .card")]);
+  const click = (/** @type {string} */ id) => { const b = $("#act-" + id); if (b && !b.disabled) b.click(); };
+  if (table.addMode && /^[0-9]$/.test(k)) {
     // the meld's number; a second digit where the team has ten melds or more (or Enter)
-    hf.addNum = (hf.addNum || 0) * 10 + Number(k);
-    if (myTeamView().melds.length < hf.addNum * 10) { const n = hf.addNum; hf.addNum = 0; addTo(n - 1); }
+    if (myTeamView().melds.length < typeMeldDigit(Number(k)) * 10) addTo(takeMeldNumber() - 1);
     e.preventDefault(); return;
   }
-  if (hf.addMode && k === "enter" && hf.addNum) { const n = hf.addNum; hf.addNum = 0; addTo(n - 1); e.preventDefault(); return; }
+  if (table.addMode && k === "enter" && table.addNum) { addTo(takeMeldNumber() - 1); e.preventDefault(); return; }
   if (k === "arrowright" || k === "arrowleft") {
     if (!cards.length) return;
-    const at = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .card");
-    const from = at ? Number(at.dataset.pos) : hf.focus;
-    hf.focus = Math.max(0, Math.min(cards.length - 1, from + (k === "arrowright" ? 1 : -1)));
-    cards.forEach((c, n) => c.setAttribute("tabindex", n === hf.focus ? "0" : "-1"));
-    cards[hf.focus].focus(); e.preventDefault();
+    const at = /** @type {HTMLElement | null} */ (document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .card"));
+    const from = at ? Number(at.dataset.pos) : table.focus;
+    setFocus(Math.max(0, Math.min(cards.length - 1, from + (k === "arrowright" ? 1 : -1))));
+    cards.forEach((c, n) => c.setAttribute("tabindex", n === table.focus ? "0" : "-1"));
+    cards[table.focus].focus(); e.preventDefault();
   } else if (k === " " || k === "enter") {
-    const el = document.activeElement;
+    const el = /** @type {HTMLElement | null} */ (document.activeElement);
     if (el && el.dataset && el.dataset.i !== undefined && el.closest("#hand")) { toggle(Number(el.dataset.i)); e.preventDefault(); }
-  } else if (k === "escape") { hf.selected.clear(); hf.addMode = false; showMessage(""); hideHint(); $("#pile-options").innerHTML = ""; renderHand(); requestPreview(); }
+  } else if (k === "escape") { clearSelection(); showMessage(""); hideHint(); $("#pile-options").innerHTML = ""; renderHand(); requestPreview(); }
   else if (k === "h" && !$("#hint").hidden) { $("#hint").click(); e.preventDefault(); }
   else if (k === "n" && $("#act-next-hand")) { $("#act-next-hand").click(); e.preventDefault(); }
   else {
-    const map = { d: "draw", p: "pile", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" };
+    const map = /** @type {Record<string, string>} */ ({ d: "draw", p: "pile", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" });
     if (map[k]) { click(map[k]); e.preventDefault(); }
   }
-});
-$("#computer").addEventListener("change", (e) => send({ type: "computer", on: e.target.checked }));
+}
+/** @param {"rank" | "suit"} how */
+function sortBy(how) { setSort(how); render(); }
+
+/** The table's buttons, keys and taps (on what table-board.js draws). */
+export function setUpTable() {
+  $("#sort-rank").addEventListener("click", () => sortBy("rank"));
+  $("#sort-suit").addEventListener("click", () => sortBy("suit"));
+  $("#hint").addEventListener("click", () => { $("#hint-line").hidden = false; $("#hint-line").textContent = "Thinking…"; send({ type: "hint" }); });
+  document.addEventListener("keydown", onKey);
+  $("#computer").addEventListener("change", (/** @type {any} */ e) => send({ type: "computer", on: e.target.checked }));
+  // the hand: a card tapped (not the click that ends a drag), a card with the focus;
+  // while hands are chosen, the two stacks
+  $("#hand").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const target = /** @type {HTMLElement} */ (e.target);
+    const stack = /** @type {HTMLButtonElement | null} */ (target.closest("button.take-stack"));
+    if (stack) { act({ type: "choose-hand", stack: Number(stack.dataset.stack) }); return; }
+    const card = /** @type {HTMLElement | null} */ (target.closest(".card[data-i]"));
+    if (card && !table.dragged) toggle(Number(card.dataset.i));
+  });
+  $("#hand").addEventListener("focusin", (/** @type {FocusEvent} */ e) => {
+    const card = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest(".card[data-pos]"));
+    if (card) setFocus(Number(card.dataset.pos));
+  });
+  $("#melds").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const target = /** @type {HTMLElement} */ (e.target);
+    const back = /** @type {HTMLElement | null} */ (target.closest("button.take-back"));
+    if (back) { act({ type: "take-back", meld: Number(back.dataset.meld) }); return; }
+    const meld = /** @type {HTMLElement | null} */ (target.closest(".meld"));
+    if (meld) meldTapped(meld);
+  });
+  // "Away": the host hands an absent person's seat to a computer player
+  $("#others").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const away = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest("button.away"));
+    if (away) send({ type: "computer", seat: Number(away.dataset.seat), on: true, creator: localStorage.getItem("hf-creator-" + table.id) });
+  });
+}
