@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from handfoot.server.testing import ServerProcess
-from pages import SHOTS, state
+from pages import SHOTS, TABLE, state
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see conftest.py)
     from playwright.sync_api import Browser, Page
