@@ -76,7 +76,7 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     work = Work(budget=options.pop("decision_budget"))
     ping = options.pop("ping")
     loop = options.pop("loop")
-    app = create_app(options.pop("db_url"), work=work, worker=index, **options)
+    app = create_app(options.pop("db_url"), work=work, process=index, **options)
     sock = shared if shared is not None else _listening(host, port, reuse_port=True)
     collector.configure()
     config = uvicorn.Config(app, **uvicorn_options(ping, loop))

@@ -241,7 +241,8 @@ def keeper_lookup(state: Any) -> KeeperOf:
     ``state`` this is (they are made when the application starts)."""
 
     async def keeper_of(table_id: str) -> int | None:
-        keepers = getattr(getattr(state, "manager", None), "keepers", None)
+        manager = getattr(getattr(state, "services", None), "manager", None)
+        keepers = getattr(manager, "keepers", None)
         if keepers is None or not keepers.shared:
             return None
         origin = await keepers.keeper_of(table_id)
