@@ -113,3 +113,28 @@ def test_the_server_s_messages_are_declared() -> None:
     assert protocol.error("No.") == {"type": "error", "message": "No."}
     assert json.dumps(protocol.farewell("Gone.")) == (
         '{"type": "error", "fatal": true, "message": "Gone."}')
+
+
+def test_the_state_message_has_the_fields_its_definition_declares() -> None:
+    """The state written by the fast path (live.messages) is what StateOut says, for a
+    seat and for a spectator."""
+    import datetime as dt
+
+    import orjson
+
+    from handfoot.rules import preset
+    from handfoot.server.live.messages import Broadcast
+    from handfoot.server.live.table import LiveTable
+    from handfoot.server.offloop.pool import ServedGame
+    from handfoot.server.storage.store import TableRow
+
+    rules = preset("classic")
+    row = TableRow(id="t", rules_name="classic", rules_toml="", seed=5,
+                   seats=[{"kind": "human", "name": "Ann"}] + [{"kind": "bot"}] * 3,
+                   created=dt.datetime.now(dt.UTC))
+    table = LiveTable(row=row, rules=rules, game=ServedGame(rules, 5))
+    declared = set(typing.get_type_hints(protocol.StateOut))
+    for viewer in (0, None):
+        sent = orjson.loads(Broadcast(table, None).text(viewer))
+        assert sent["type"] == "state" and sent["seat"] == viewer
+        assert set(sent) == declared
