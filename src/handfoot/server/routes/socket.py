@@ -158,6 +158,7 @@ async def leave(svc: Services, table: LiveTable, conn: Connection) -> None:
 
 
 async def hello(svc: Services, table: LiveTable, seat: int | None) -> HelloOut:
+    """The first message on a socket: the table, the seat and its rules in words."""
     if table.club_event is None:
         table.club_event = await asyncio.to_thread(
             lambda: svc.store.event_table(table.id) is not None)
