@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from handfoot.actions import Action
 from handfoot.engine import Deal, Hand, LegalActions, high_card_cut
-from handfoot.engine.state import _OVER
+from handfoot.engine.state import PHASE_OVER
 from handfoot.fair import KeyedRandom
 from handfoot.rules import Rules
 from handfoot.scoring import TeamScore, score_hand
@@ -128,7 +128,7 @@ class Game:
 
     def push(self, action: Action) -> None:
         self.hand.push(action)
-        if self.hand.phase == _OVER:
+        if self.hand.phase == PHASE_OVER:
             self._finish_hand()
 
     def call_time(self) -> None:

@@ -62,9 +62,18 @@ from handfoot.engine.melds import (
     check_rank_counts,
     classify,
     meld_order,
+    most_wilds,
 )
 from handfoot.engine.settings import pile_take_counts
-from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState, TableCounts, Tables
+from handfoot.engine.state import (
+    PHASE_ASK,
+    PHASE_CHOOSE,
+    PHASE_DRAW,
+    PHASE_OVER,
+    HandState,
+    TableCounts,
+    Tables,
+)
 
 _STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
 
@@ -552,8 +561,7 @@ class CheckedHand(HandState):
                 continue  # burned on a complete book
             if n < mr.min_naturals:
                 return f"a single {RANK_WORDS[rank][:-1]} has no meld to go on"
-            most = n - 1 if mr.naturals_exceed_wilds else mr.max_wilds
-            cap = most if most < mr.max_wilds else mr.max_wilds
+            cap = most_wilds(n, mr.max_wilds, mr.naturals_exceed_wilds)
             low = mr.min_size - n if mr.min_size > n else 0
             if low > cap:
                 return f"the {RANK_WORDS[rank]} cannot make a meld"
@@ -587,7 +595,7 @@ class CheckedHand(HandState):
         k = 0
         while True:
             w = wilds + k + 1
-            if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= naturals):
+            if w > most_wilds(naturals, mr.max_wilds, mr.naturals_exceed_wilds):
                 return k
             if size_before:
                 now = size_before - wilds  # the naturals already in it
@@ -812,24 +820,24 @@ class CheckedHand(HandState):
         raised exception gathers a traceback at every level it passes: some ten times
         the cost of an answer, and the listing asks of moves that are often refused)."""
         phase = self.phase
-        if phase == _OVER:
+        if phase == PHASE_OVER:
             return WrongPhase("The hand is over.")
         if seat is not None and seat != self.actor:
             return NotYourTurn(self._whose_turn_text())
         p = self.actor
         if isinstance(action, ChooseHand):
-            if phase != _CHOOSE:
+            if phase != PHASE_CHOOSE:
                 return WrongPhase("The hands have already been chosen.")
             if action.stack not in (0, 1):
                 return IllegalAction("Choose stack 1 or stack 2.")
             return None
-        if phase == _CHOOSE:
+        if phase == PHASE_CHOOSE:
             return WrongPhase("First choose which of your two stacks is your hand.")
         if isinstance(action, AnswerGoOut):
-            if phase != _ASK:
+            if phase != PHASE_ASK:
                 return WrongPhase("Nobody has asked to go out.")
             return None
-        if phase == _ASK:
+        if phase == PHASE_ASK:
             return WrongPhase("Your partner has asked to go out: answer yes or no.")
         team = self.team_of[p]
         opened = self.opened[team]
@@ -848,7 +856,7 @@ class CheckedHand(HandState):
         # union object at every call and asks Python's generic isinstance of it)
         if (isinstance(action, Draw) or isinstance(action, TakePile)  # noqa: SIM101
                 or isinstance(action, TakeUpcard)):
-            if phase != _DRAW:
+            if phase != PHASE_DRAW:
                 return WrongPhase("You have already drawn this turn.")
             if isinstance(action, TakePile):
                 return self._take_pile_refusal(p, action)
@@ -867,7 +875,7 @@ class CheckedHand(HandState):
                         f"The upcard ({format_card(self.pile[0])}) freezes the pile: "
                         "it cannot be taken.")
             return None
-        if phase == _DRAW:
+        if phase == PHASE_DRAW:
             if isinstance(action, TakeBack) and staging:
                 pass
             elif not ((isinstance(action, LayMeld) or isinstance(action, AddToMeld))  # noqa: SIM101
@@ -979,7 +987,7 @@ class CheckedHand(HandState):
         return IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
 
     def _whose_turn_text(self) -> str:
-        if self.phase == _ASK:
+        if self.phase == PHASE_ASK:
             return f"It is seat {self.actor + 1}'s turn to answer."
         return f"It is not your turn: seat {self.actor + 1} is playing."
 

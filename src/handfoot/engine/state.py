@@ -66,13 +66,12 @@ class Phase(IntEnum):
     OVER = 4  #: the hand is over
 
 
-# The phases again as plain module names: the engine reads them on every action, and
-# reading an enum's member goes through its class each time.
-_CHOOSE: Final = Phase.CHOOSE
-_DRAW: Final = Phase.DRAW
-_PLAY: Final = Phase.PLAY
-_ASK: Final = Phase.ASK
-_OVER: Final = Phase.OVER
+# The phases as plain module names: read on every action (an enum member is read through its class).
+PHASE_CHOOSE: Final = Phase.CHOOSE
+PHASE_DRAW: Final = Phase.DRAW
+PHASE_PLAY: Final = Phase.PLAY
+PHASE_ASK: Final = Phase.ASK
+PHASE_OVER: Final = Phase.OVER
 
 #: a team's table: its open melds and its books, each counted by rank (a list indexed by
 #: the rank, 2 to 14), and whether a wild-card meld is open
@@ -162,7 +161,7 @@ _NO_HELD: Final = Held()
 FACE_DOWN: Final[Card] = 0
 _NO_RNG: Final = random.Random(0)
 _NO_DEAL: Final = Deal((), 0)
-_UNSET: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
+UNSET_DEAL: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
 # A seat copy is never played on, so its face-down cards are lists made once and shared
 # (a copy that is played on, for a check, is a clone: it copies them).
 _FACE_DOWN: Final[dict[int, list[Card]]] = {}
@@ -217,7 +216,7 @@ class HandState:
         self.deal = deal
         #: this state's mark on the melds it may change in place (see :meth:`_own`)
         self.owner: object = _Owner()
-        if deal is _UNSET:
+        if deal is UNSET_DEAL:
             return  # a copy in the making: its parts are set by the copier
         #: the settings read at every move, as compiled fields (:mod:`.settings`)
         self.settings: Settings = settings_of(rules)
@@ -297,11 +296,11 @@ class HandState:
         self.table_version = [0] * self.teams
         self._reset_view_caches()
         if rules.deal.choose_hand == "seeing-tops":
-            self.phase = _CHOOSE
+            self.phase = PHASE_CHOOSE
         else:
             for s in range(n):
                 self._set_hand(s, 0)
-            self.phase = _DRAW
+            self.phase = PHASE_DRAW
             self._lay_dealt_red_threes()
 
     def _reset_view_caches(self) -> None:
@@ -349,7 +348,7 @@ class HandState:
         """How many cards ``seat`` holds in its hand and in its foot, as the whole
         table sees them (while hands are chosen: the two stacks it has not chosen
         between yet)."""
-        if self.phase == _CHOOSE and self.feet[seat] is None:
+        if self.phase == PHASE_CHOOSE and self.feet[seat] is None:
             hand, foot = self.stacks[seat]
             return len(hand), len(foot)
         return self.hand_len[seat], self.foot_size(seat)
@@ -360,7 +359,7 @@ class HandState:
 
     @property
     def over(self) -> bool:
-        return self.phase == _OVER
+        return self.phase == PHASE_OVER
 
     def staged(self, team: int) -> list[Meld]:
         """The melds laid out for this team's opening that has not gone down yet."""
@@ -606,7 +605,7 @@ class HandState:
             self.held[p].bits |= card_bit(c)
             self.known[p][c] = self.known[p][c] + 1
             self.known_version += 1
-            self.phase = _PLAY
+            self.phase = PHASE_PLAY
             self.may_end_turn = self.rules.turn.first_turn_upcard == "take-no-discard"
             if self.rules.threes.red == "board":
                 self._lay_red_threes(p)
@@ -614,17 +613,17 @@ class HandState:
             self._end_turn(p)
         elif isinstance(action, AskToGoOut):
             self.asked = True
-            self.phase = _ASK
+            self.phase = PHASE_ASK
             self.actor = self.partner_to_ask(p)
         elif isinstance(action, AnswerGoOut):
             self.permission = action.yes
-            self.phase = _PLAY
+            self.phase = PHASE_PLAY
             self.actor = self.seat
         elif isinstance(action, ChooseHand):
             self._set_hand(p, action.stack)
             nxt = (p + 1) % self.seats
             if nxt == self.first_seat:
-                self.phase = _DRAW
+                self.phase = PHASE_DRAW
                 self.actor = self.first_seat
                 self._lay_dealt_red_threes()
             else:
@@ -795,7 +794,7 @@ class HandState:
             held.bits |= card_bit(c)
         if board:
             self._lay_red_threes(seat)
-        self.phase = _PLAY
+        self.phase = PHASE_PLAY
 
     def pile_target(self, team: int, rank: int) -> int | None:
         """The meld a pile's top card of ``rank`` joins: the team's last open meld of
@@ -859,7 +858,7 @@ class HandState:
         self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] + (count - 1)
         self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
-        self.phase = _PLAY
+        self.phase = PHASE_PLAY
         if self.hand_len[seat] == 0 and self.in_foot[seat]:
             self._go_out(seat)
 
@@ -901,7 +900,7 @@ class HandState:
         self.asked = False
         self.permission = None
         self.may_end_turn = False
-        self.phase = _DRAW
+        self.phase = PHASE_DRAW
         if not self._stock_available():
             self._end_hand("stock")
 
@@ -911,20 +910,20 @@ class HandState:
             # without cards, draws again next turn. The first to go out is remembered.
             if self.went_out is None:
                 self.went_out = seat
-            if self.phase != _OVER:
+            if self.phase != PHASE_OVER:
                 self._end_turn(seat)
             return
         self.went_out = seat
         self._end_hand("out")
 
     def _end_hand(self, how: str) -> None:
-        self.phase = _OVER
+        self.phase = PHASE_OVER
         self.ended_by = how
 
     def call_time(self) -> None:
         """Time is called: the hand ends as it stands, with no going-out bonus (melds
         laid out for an opening that has not gone down go back to the hand)."""
-        if self.phase != _OVER:
+        if self.phase != PHASE_OVER:
             self.take_back_all()
             self._end_hand("time")
 
@@ -945,7 +944,7 @@ class HandState:
         """A hand in the middle of play, put together from its parts (for search over
         imagined deals). ``hands`` are count vectors; ``melds`` are per team
         (kind, rank, suit, cards); ``stock`` has its top card last. No history, no deal."""
-        h = cls(rules, _UNSET)
+        h = cls(rules, UNSET_DEAL)
         n = rules.players.seats
         h.rules = rules
         h.settings = settings_of(rules)
@@ -995,7 +994,7 @@ class HandState:
 
     def _blank(self) -> Self:
         """A state of this one's type with none of its parts set (its copier sets them)."""
-        return type(self)(self.rules, _UNSET)
+        return type(self)(self.rules, UNSET_DEAL)
 
     def _shallow(self) -> Self:
         """A copy sharing every part of this state (the copies below replace some)."""
@@ -1054,7 +1053,7 @@ class HandState:
         h.hands, h.feet, h.held = hands, feet, held
         h.stock, h.pile = _face_down(len(self.stock)), _face_down_pile(self.pile)
         h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
-                     for a, b in self.stacks] if self.phase == _CHOOSE else _NO_STACKS)
+                     for a, b in self.stacks] if self.phase == PHASE_CHOOSE else _NO_STACKS)
         h.deal, h.rng = _NO_DEAL, _NO_RNG  # never drawn on: a copy only answers what is legal
         # (shared empty lists: a seat copy is only read; a clone of it copies them)
         h._replay_shuffles, h.shuffles = _NO_SHUFFLES, _NO_SHUFFLES
@@ -1109,7 +1108,7 @@ class HandState:
         """How many of each card are anywhere (hands, feet, table, pile, stock)."""
         counts = [0] * NUM_CARDS
         for s in range(self.seats):
-            if self.phase == _CHOOSE and self.feet[s] is None:
+            if self.phase == PHASE_CHOOSE and self.feet[s] is None:
                 for c in self.stacks[s][0] + self.stacks[s][1]:
                     counts[c] = counts[c] + 1
                 continue
