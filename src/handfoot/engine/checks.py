@@ -71,6 +71,7 @@ from handfoot.engine.state import (
     PHASE_DRAW,
     PHASE_OVER,
     HandState,
+    Played,
     TableCounts,
     Tables,
 )
@@ -997,7 +998,8 @@ class CheckedHand(HandState):
         except IllegalAction:
             return False
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Check the action and carry it out; a refused action changes nothing."""
+    def apply(self, action: Action, seat: int | None = None) -> Played:
+        """Check the action and carry it out, saying what it did; a refused action
+        changes nothing."""
         self.verify(action, seat)
-        self.push(action)
+        return self.play(action)

@@ -54,15 +54,14 @@ from handfoot.cards import (
     BB_TWOS,
     FIRST_NATURAL,
     JOKER,
-    LOWEST_SUIT,
     NUM_CARDS,
     WILD,
     Card,
-    card,
     cards_of,
     is_three,
     lowest_card,
     lowest_of_each_rank,
+    lowest_suit,
     popcount,
 )
 from handfoot.engine.checks import CheckedHand
@@ -405,6 +404,19 @@ def _sequence_melds(bits: i64, k: i64, out: list[Action]) -> None:
             base += 4
 
 
+def _each_card_added(i: int, base: i64, suits: i64, out: list[Action]) -> None:
+    """Each card of a rank held (its ``suits``; ``base``: its clubs card), added to meld
+    ``i``: where each natural is its own class."""
+    if suits & 1:
+        out.append(_add(i, base))
+    if suits & 2:
+        out.append(_add(i, base + 1))
+    if suits & 4:
+        out.append(_add(i, base + 2))
+    if suits & 8:
+        out.append(_add(i, base + 3))
+
+
 def _wild_additions(i: int, a_two: i64, jokers: int, out: list[Action]) -> None:
     """A 2 and a joker added to meld ``i``, where held (any 2 is the lowest held)."""
     if a_two >= 0:
@@ -564,7 +576,7 @@ class Hand(CheckedHand):
         k = mr.min_size
         tables = self.table_counts(team)
         bits: i64 = self.held[p].bits
-        a_two: i64 = LOWEST_SUIT[bits & BB_TWOS]
+        a_two: i64 = lowest_suit(bits & BB_TWOS) if bits & BB_TWOS else -1
         jokers = hand[JOKER] if bits & BB_JOKER else 0
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
@@ -574,7 +586,7 @@ class Hand(CheckedHand):
         self._rank_melds(p, bits, tables, a_two, jokers, out)
         if mr.sequences:
             _sequence_melds(bits, k, out)
-        if self._may_meld_wilds(team, opened, tables.wild_open):
+        if mr.wild_melds and self._may_meld_wilds(team, opened, tables.wild_open):
             self._wild_card_melds(hand, jokers, out)
         if check and left - k <= 1:
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
@@ -718,11 +730,18 @@ class Hand(CheckedHand):
 
     def _additions(self, team: int, bits: i64, a_two: i64, jokers: int, black: list[Card],
                    left: int, wild_open: bool, out: list[Action]) -> list[Action] | None:
-        """One card added to each meld of the team's it may go on; the black 3s for their
+        """One card added to each meld of the team's it may go on: a natural of its rank
+        (the lowest held, :func:`_each_card_added` or :meth:`_class_additions`), a wild
+        (:func:`_wild_additions`), a card extending a sequence. The black 3s for their
         meld are returned apart (checked in full), None where there are none."""
         mr = self.settings
         size = mr.book_size
-        wild_ok = not (mr.wild_meld_blocks_wilds and wild_open)
+        plain: bool = mr.plain_classes
+        suit_classes: bool = mr.suit_classes
+        burn: bool = mr.burn_wilds
+        wilds_held = a_two >= 0 or jokers > 0
+        # (a wild goes on a meld of a rank unless an open wild-card meld blocks it)
+        wilds_on_ranks = wilds_held and not (mr.wild_meld_blocks_wilds and wild_open)
         checked: list[Action] | None = None
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
@@ -730,51 +749,46 @@ class Hand(CheckedHand):
                 if black:
                     checked = self._black_three_additions(i, black, left, checked)
             elif kind == RANK_MELD:
-                self._rank_additions(i, m, bits, out)
-                if (wild_ok and (m.size < size or mr.burn_wilds)
-                        and m.wilds < most_wilds(m.naturals, mr.max_wilds,
-                                                 mr.naturals_exceed_wilds)):
+                r: i64 = m.rank
+                if plain:  # the rank's lowest card held (fast path: docs/design.md#the-listing)
+                    suits: i64 = (bits >> ((r - 2) * 4)) & BB_RANK_SUITS
+                    if suits:
+                        out.append(_add(i, (r - 2) * 4 + lowest_suit(suits)))
+                elif suit_classes:  # each natural its own class: each card held
+                    _each_card_added(i, (r - 2) * 4, (bits >> ((r - 2) * 4)) & BB_RANK_SUITS,
+                                     out)
+                else:
+                    self._class_additions(i, m.rank, out)
+                if wilds_on_ranks and (m.size < size or burn) and m.wilds < most_wilds(
+                        m.naturals, mr.max_wilds, mr.naturals_exceed_wilds):
                     _wild_additions(i, a_two, jokers, out)
             elif m.size < size:
                 if kind == SEQUENCE:
                     self._sequence_additions(i, m, out)
-                elif kind == WILD_MELD:
+                elif kind == WILD_MELD and wilds_held:
                     _wild_additions(i, a_two, jokers, out)
         return checked
 
-    def _rank_additions(self, i: int, m: Meld, bits: i64, out: list[Action]) -> None:
-        """A natural of each class of the meld's rank held, added to meld ``i``."""
-        r: i64 = m.rank
-        base: i64 = (r - 2) * 4
-        suits: i64 = (bits >> base) & BB_RANK_SUITS
-        mr = self.settings
-        if mr.plain_classes:  # the lowest card of the rank held
-            if suits:
-                out.append(_add(i, base + LOWEST_SUIT[suits]))
-        elif mr.suit_classes:  # each natural its own class: each card held
-            if suits & 1:
-                out.append(_add(i, base))
-            if suits & 2:
-                out.append(_add(i, base + 1))
-            if suits & 4:
-                out.append(_add(i, base + 2))
-            if suits & 8:
-                out.append(_add(i, base + 3))
-        else:
-            hand = self.hands[self.actor]
-            for members in mr.rank_classes[m.rank]:
-                for c in members:
-                    if hand[c]:
-                        out.append(_add(i, c))
-                        break
+    def _class_additions(self, i: int, rank: int, out: list[Action]) -> None:
+        """A natural of each class of ``rank`` held, added to meld ``i`` (where the
+        classes are neither the usual ones nor each natural its own)."""
+        hand = self.hands[self.actor]
+        for members in self.settings.rank_classes[rank]:
+            for c in members:
+                if hand[c]:
+                    out.append(_add(i, c))
+                    break
 
     def _sequence_additions(self, i: int, m: Meld, out: list[Action]) -> None:
-        """The card below the sequence ``m`` (meld ``i``) and the card above, where held."""
+        """The card below the sequence ``m`` (meld ``i``) and the card above, where held
+        (``card(m.low - 1, m.suit)`` and ``card(m.high + 1, m.suit)``, worked out here)."""
         hand = self.hands[self.actor]
-        if m.low > 4 and hand[card(m.low - 1, m.suit)]:
-            out.append(_add(i, card(m.low - 1, m.suit)))
-        if m.high < 14 and hand[card(m.high + 1, m.suit)]:
-            out.append(_add(i, card(m.high + 1, m.suit)))
+        below = (m.low - 3) * 4 + m.suit
+        above = (m.high - 1) * 4 + m.suit
+        if m.low > 4 and hand[below]:
+            out.append(_add(i, below))
+        if m.high < 14 and hand[above]:
+            out.append(_add(i, above))
 
     def _black_three_additions(self, i: int, black: list[Card], left: int,
                                checked: list[Action] | None) -> list[Action] | None:

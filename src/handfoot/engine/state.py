@@ -41,7 +41,17 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import NO_CARDS, NUM_CARDS, RANK, SUIT, WILD, Card, is_red_three
+from handfoot.cards import (
+    NO_CARDS,
+    NUM_CARDS,
+    RANK,
+    SUIT,
+    WILD,
+    Card,
+    format_card,
+    format_cards,
+    is_red_three,
+)
 from handfoot.engine.deal import Deal, shuffle
 from handfoot.engine.melds import (
     RANK_MELD,
@@ -205,6 +215,94 @@ class _Owner:
     __slots__ = ()
 
 
+_NO_PILE: Final[list[Card]] = []  #: (read only) no pile copied for a record
+#: what the player to act does, by phase (:meth:`HandState.__repr__`)
+_PHASE_WORDS: Final = ("to choose a stack", "to draw", "to play", "to answer", "over")
+
+
+def _meld_words(m: Meld, book_size: int) -> str:
+    """A meld in a few words: "Queens ×4 clean", "7s ×7 dirty book"."""
+    kind = "clean" if not m.wilds else "wild" if m.kind == WILD_MELD else "dirty"
+    return f"{m.describe()} ×{m.size} {kind}" + (" book" if m.size >= book_size else "")
+
+
+def _net(gained: list[Card], lost: list[Card]) -> tuple[Card, ...]:
+    """The cards of ``gained`` not matched by one of ``lost``, lowest first."""
+    counts = [0] * NUM_CARDS
+    for c in gained:
+        counts[c] = counts[c] + 1
+    for c in lost:
+        counts[c] = counts[c] - 1
+    return tuple([c for c in range(NUM_CARDS) for _ in range(counts[c])])
+
+
+@mypyc_attr(serializable=True)
+class Played:
+    """What one action did, as :meth:`HandState.play` (and :meth:`CheckedHand.apply`)
+    returns it: read by the narration and the move log, never changed.
+
+    ``cards_in`` are the cards the action brought into the seat's hand and kept there
+    (drawn, taken from the pile, the foot), lowest card first: only that seat sees them.
+    ``meld`` is the index of the team's meld made or added to (-1: none), described by
+    ``meld_label``, ``meld_kind`` and ``meld_cards`` as it is after the action.
+    ``ended_by`` is how the hand ended ("out", "stock"), or "" where it goes on.
+    """
+
+    seat: Final[int]
+    team: Final[int]
+    action: Final[Action]
+    drawn: Final[int]  #: cards taken from the stock (seen by the seat only)
+    cards_in: Final[tuple[Card, ...]]
+    pile_cards: Final[tuple[Card, ...]]  #: the pile's cards taken, its top last
+    pile_top: Final[Card | None]  #: the pile's top card before the action
+    meld: Final[int]
+    meld_label: Final[str]
+    meld_kind: Final[int]
+    meld_cards: Final[tuple[Card, ...]]
+    meld_size_before: Final[int]  #: the meld's size before a card was added (0: new)
+    melds_made: Final[int]
+    points: Final[int]  #: what the cards laid down are worth
+    red_threes: Final[int]  #: red 3s laid on the table
+    opened: Final[bool]  #: the action opened the team (went down)
+    had_opened: Final[bool]  #: the team had gone down before the action
+    went_out: Final[bool]
+    ended_by: Final[str]
+
+    def __init__(self, seat: int, team: int, action: Action, drawn: int,
+                 cards_in: tuple[Card, ...], pile_cards: tuple[Card, ...],
+                 pile_top: Card | None, meld: int, meld_label: str, meld_kind: int,
+                 meld_cards: tuple[Card, ...], meld_size_before: int, melds_made: int,
+                 points: int, red_threes: int, opened: bool, had_opened: bool,
+                 went_out: bool, ended_by: str) -> None:
+        self.seat = seat
+        self.team = team
+        self.action = action
+        self.drawn = drawn
+        self.cards_in = cards_in
+        self.pile_cards = pile_cards
+        self.pile_top = pile_top
+        self.meld = meld
+        self.meld_label = meld_label
+        self.meld_kind = meld_kind
+        self.meld_cards = meld_cards
+        self.meld_size_before = meld_size_before
+        self.melds_made = melds_made
+        self.points = points
+        self.red_threes = red_threes
+        self.opened = opened
+        self.had_opened = had_opened
+        self.went_out = went_out
+        self.ended_by = ended_by
+
+    def __repr__(self) -> str:
+        return (f"<Played seat {self.seat + 1} {self.action.notation()}"
+                + (f": {len(self.cards_in)} cards in" if self.cards_in else "")
+                + (f", {self.meld_label} ({len(self.meld_cards)} cards)"
+                   if self.meld >= 0 else "")
+                + (f", {self.points} points" if self.points else "")
+                + (f", hand over ({self.ended_by})" if self.ended_by else "") + ">")
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class HandState:
     """The state of one hand: who holds what, what is on the table, whose turn it is."""
@@ -216,6 +314,9 @@ class HandState:
         self.deal = deal
         #: this state's mark on the melds it may change in place (see :meth:`_own`)
         self.owner: object = _Owner()
+        #: the cards taken from the stock while :meth:`play` carries out an action (None
+        #: otherwise: :meth:`push` keeps no record)
+        self.drawn: list[Card] | None = None
         if deal is UNSET_DEAL:
             return  # a copy in the making: its parts are set by the copier
         #: the settings read at every move, as compiled fields (:mod:`.settings`)
@@ -414,7 +515,11 @@ class HandState:
     def _pop_stock(self) -> Card | None:
         if not self.stock and not self._reshuffle():
             return None
-        return self.stock.pop()
+        c = self.stock.pop()
+        drawn = self.drawn
+        if drawn is not None:  # (a record is being made: see :meth:`play`)
+            drawn.append(c)
+        return c
 
     def _reshuffle(self) -> bool:
         """Shuffle all of the pile but its top card into a new stock, where the rules do.
@@ -561,6 +666,41 @@ class HandState:
             return "you must ask your partner first"
         return None
 
+    def __repr__(self) -> str:
+        """The position at a glance, as a debugger or a failing test shows it: the rule
+        set, whose turn and what they do, the pile's top and the stock, each seat's hand
+        (a foot by its count) and each team's melds.
+
+        >>> from handfoot.engine import Hand
+        >>> from handfoot.rules import preset
+        >>> from handfoot.testing import stacked_deal
+        >>> rules = preset("classic")
+        >>> hand = Hand(rules, stacked_deal(rules, hands={0: "4S 7H 7D QC QD QS 2C JK 9S 10H KH"}))
+        >>> print(hand)  # doctest: +ELLIPSIS
+        <Hand classic, hand 1 turn 0: seat 1 to draw; pile empty, stock 182
+          seat 1: hand 4♠ 7♦ 7♥ 9♠ 10♥ Q♣ Q♦ Q♠ K♥ 2♣ Joker, foot 11 cards
+          seat 2: hand ..., foot 11 cards
+        ...
+          team 1 not down: no melds
+          team 2 not down: no melds>
+        """
+        pile = f"pile {len(self.pile)} ({format_card(self.pile[-1])} top)" if self.pile \
+            else "pile empty"
+        who = f"over ({self.ended_by})" if self.phase == PHASE_OVER \
+            else f"seat {self.actor + 1} {_PHASE_WORDS[self.phase]}"
+        lines = [f"<Hand {self.rules.name}, hand {self.hand_number} turn {self.turn_number}: "
+                 f"{who}; {pile}, stock {len(self.stock)}"]
+        for s in range(self.seats):
+            foot = self.feet[s]
+            lines.append(f"  seat {s + 1}: hand {format_cards(self.hand_cards(s)) or 'empty'}, "
+                         + (f"foot {len(foot)} cards" if foot is not None else "in the foot"))
+        for t in range(self.teams):
+            melds = ", ".join(_meld_words(m, self.settings.book_size) for m in self.melds[t])
+            down = "down" if self.opened[t] else "laying out" if melds else "not down"
+            red = f"; red 3s: {len(self.red_threes[t])}" if self.red_threes[t] else ""
+            lines.append(f"  team {t + 1} {down}: {melds or 'no melds'}{red}")
+        return "\n".join(lines) + ">"
+
     # ------------------------------------------------------------------ push
     def push(self, action: Action) -> None:
         """Carry out an action already known to be legal (no checks)."""
@@ -628,6 +768,68 @@ class HandState:
                 self._lay_dealt_red_threes()
             else:
                 self.actor = nxt
+
+    def play(self, action: Action) -> Played:
+        """Carry out an action already known to be legal, as :meth:`push` does, and say
+        what it did (:class:`Played`), from what is at hand before and after it."""
+        p = self.actor
+        team = self.team_of[p]
+        had_opened = self.opened[team]
+        melds_before = len(self.melds[team])
+        red_before = len(self.red_threes[team])
+        went_before = self.went_out
+        hand_len = self.hand_len[p]
+        pile_top = self.pile[-1] if self.pile else None
+        pile = self.pile[:] if isinstance(action, TakePile) else _NO_PILE
+        foot = self.feet[p] if isinstance(action, PickUpFoot) else None
+        size_before = 0
+        if isinstance(action, AddToMeld) and 0 <= action.meld < melds_before:
+            size_before = self.melds[team][action.meld].size
+        points = self._points_laid(action, team, pile_top)
+        drawn: list[Card] = []
+        self.drawn = drawn
+        try:
+            self.push(action)
+        finally:
+            self.drawn = None
+        taken = tuple(pile[len(self.pile):]) if isinstance(action, TakePile) \
+            else (pile_top,) if isinstance(action, TakeUpcard) and pile_top is not None else ()
+        gained = [*drawn, *taken[:-1 if isinstance(action, TakePile) else None], *(foot or ())]
+        laid_red = self.red_threes[team][red_before:]
+        lost = [*laid_red, *(c for m in action.opening for c in m)] \
+            if isinstance(action, TakePile) else list(laid_red)
+        if isinstance(action, TakePile) and (hand_len + len(gained) - len(lost)
+                                             - self.hand_len[p]) > 0:
+            lost.extend(action.shown)  # (shown, and not kept in the hand)
+        melds = self.melds[team]
+        index = action.meld if isinstance(action, AddToMeld) else len(melds) - 1 \
+            if isinstance(action, LayMeld | LayDown | TakePile) and len(melds) > melds_before \
+            else -1
+        meld = melds[index] if 0 <= index < len(melds) else None
+        return Played(
+            p, team, action, len(drawn), _net(gained, lost), taken, pile_top,
+            index if meld is not None else -1, meld.describe() if meld else "",
+            meld.kind if meld else -1, tuple(meld.cards) if meld else (), size_before,
+            0 if isinstance(action, TakeBack) else max(len(melds) - melds_before, 0),
+            points, len(laid_red), not had_opened and self.opened[team], had_opened,
+            self.went_out == p and went_before != p,
+            self.ended_by if self.phase == PHASE_OVER else "")
+
+    def _points_laid(self, action: Action, team: int, pile_top: Card | None) -> int:
+        """What the cards ``action`` lays down are worth (asked before it is carried out:
+        going down counts the melds laid out)."""
+        values = self.rules.card_value
+        if isinstance(action, LayDown):
+            return sum(values[c] for m in action.melds for c in m)
+        if isinstance(action, LayMeld | AddToMeld):
+            return sum(values[c] for c in action.cards)
+        if isinstance(action, GoDown):
+            return sum(values[c] for m in self.melds[team] for c in m.cards)
+        if isinstance(action, TakePile):
+            return ((0 if pile_top is None else values[pile_top])
+                    + sum(values[c] for c in action.shown)
+                    + sum(values[c] for m in action.opening for c in m))
+        return 0
 
     def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
         for c in cards:
