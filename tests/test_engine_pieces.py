@@ -33,9 +33,9 @@ from handfoot.cards import (
     popcount,
     scan_forward,
 )
-from handfoot.engine import BadMeld, Hand
+from handfoot.engine import BadMeld, CardsNotHeld, Hand, WrongPhase
 from handfoot.engine.melds import check_rank_counts, fewest_naturals, most_wilds
-from handfoot.engine.moves import _discard_bits, _sequence_melds
+from handfoot.engine.moves import discard_bits, sequence_melds
 from handfoot.game import Game
 from handfoot.rules import PRESET_NAMES, Rules, preset
 from handfoot.testing import put_meld, stacked_deal
@@ -105,7 +105,7 @@ def test_a_rank_with_an_open_meld_gets_no_second_where_one_is_allowed() -> None:
 
 def test_sequences_are_three_ranks_in_a_row_of_one_suit() -> None:
     out: list[Action] = []
-    _sequence_melds(parse_card_set("4H 5H 6H 7H 9S 10S JS QD KD 2C"), 3, out)
+    sequence_melds(parse_card_set("4H 5H 6H 7H 9S 10S JS QD KD 2C"), 3, out)
     assert notation(out) == ["meld 4H 5H 6H", "meld 5H 6H 7H", "meld 9S 10S JS"]
 
 
@@ -157,8 +157,8 @@ def test_a_meld_with_as_many_wilds_as_its_rule_allows_takes_no_more() -> None:
 
 def test_the_discards_are_the_lowest_card_of_each_kind_held() -> None:
     held = parse_card_set("2S 2D 3S 3C 3H 7H 7S 8D JK")
-    assert format_card_set(_discard_bits(held, False)) == "3♣ 3♥ 7♥ 8♦ 2♦ Joker"
-    assert format_card_set(_discard_bits(held, True)) == "3♣ 3♥ 7♥ 7♠ 8♦ 2♦ Joker"
+    assert format_card_set(discard_bits(held, False)) == "3♣ 3♥ 7♥ 8♦ 2♦ Joker"
+    assert format_card_set(discard_bits(held, True)) == "3♣ 3♥ 7♥ 7♠ 8♦ 2♦ Joker"
 
 
 # ------------------------------------------------------------ the meld-shape rule
@@ -192,6 +192,22 @@ def test_the_meld_rule_in_numbers() -> None:
                 least = fewest_naturals(size, 2, max_wilds, exceed)
                 assert size - least <= most_wilds(least, max_wilds, exceed)
                 assert least == 2 or size - (least - 1) > most_wilds(least - 1, max_wilds, exceed)
+
+
+# ------------------------------------------------------------ one error channel
+
+def test_every_refusal_is_returned_and_verify_raises_the_same() -> None:
+    hand = in_play(preset("classic"), "QH QD 7S 9S", seat_melds=("KC KD KH",))
+    for action, error in ((parse_action("meld QH QD 7S"), BadMeld),  # a meld's own check
+                          (Draw(), WrongPhase),  # the phase's
+                          (Discard(parse_cards("5H")[0]), CardsNotHeld)):  # the action's
+        why = hand.refusal(action)
+        assert isinstance(why, error) and not hand.is_legal(action)
+        with pytest.raises(error) as raised:
+            hand.verify(action)
+        assert str(raised.value) == str(why)
+    assert hand.refusal(parse_action("meld QH QD 2C")) is not None  # no 2 held
+    assert hand.refusal(Discard(parse_cards("9S")[0])) is None
 
 
 # ------------------------------------------------------------ the record of an action

@@ -313,8 +313,7 @@ def cards_of(counts: list[int], start: int = 0, stop: int = NUM_CARDS,
     >>> cards_of(counts_of([52, 8, 0, 8, 4])), cards_of(counts_of([7, 5, 4, 4]), 4, 8, 3)
     ([0, 4, 8, 8, 52], [4, 4, 7])
     """
-    # (plain loops: compiled, they run on machine integers, where a range with a step
-    # or a list repeated and added went through Python's generic operations)
+    # (fast path: docs/design.md#card-sets)
     out: list[Card] = []
     c = start
     while c < stop:

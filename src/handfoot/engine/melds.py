@@ -91,8 +91,7 @@ class Meld:
             self.wilds, self.naturals, self.low, self.high = (
                 like.wilds, like.naturals, like.low, like.high)
             return
-        # (one loop: compiled, sum() over a generator and min() and max() over a list
-        # are Python's own)
+        # (fast path: docs/design.md#melds)
         wilds = 0
         low = high = RANK[cards[0]]
         for c in cards:
@@ -173,13 +172,11 @@ def book_index(kind: int, size: int, wilds: int, book_size: int) -> int:
 def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, int, int]:
     """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
     clean = dirty = wild = seq = 0
-    # (walked by index: compiled, an Iterable goes through Python's iteration; every
-    # caller's is a list already)
+    # (fast path: docs/design.md#melds)
     ms = melds if isinstance(melds, list) else list(melds)
     for i in range(len(ms)):
         m = ms[i]
-        # (compiled: a Meld's fields are read directly; through the protocol each would
-        # be looked up by name)
+        # (fast path: docs/design.md#melds)
         if isinstance(m, Meld):
             size, kind, wilds = m.size, m.kind, m.wilds
         else:

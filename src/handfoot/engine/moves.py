@@ -79,8 +79,7 @@ from handfoot.rules import Rules
 _CHOICES: Final = (ChooseHand(0), ChooseHand(1))
 _ANSWERS: Final = (YES, NO)
 _DISCARDS: Final = DISCARDS
-#: one bit for each card class (Python numbers: compiled, ``i64(1) << k`` is C's 32-bit
-#: shift in mypyc 2.4, wrong from bit 32 on)
+#: one bit for each card class (Python numbers: fast path, docs/design.md#card-sets)
 _BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
 #: no cards (read only)
 _NO_CARDS: Final[list[Card]] = []
@@ -147,8 +146,7 @@ def _backs(laid: int, out: list[Action]) -> None:
 
 
 def _take(shown: tuple[Card, ...], count: int) -> TakePile:
-    # (a number, not the tuple of tuples it stood for: hashed at every listing; for
-    # none, one or two cards shown, in machine integers, indexing a list)
+    # (fast path: docs/design.md#the-listing)
     if len(shown) <= 2:
         small: i64 = 0
         for c in shown:
@@ -175,8 +173,7 @@ def _take(shown: tuple[Card, ...], count: int) -> TakePile:
 
 def _discards(hand: list[int], cls: tuple[int, ...], out: list[Action]) -> None:
     """A discard of each class of card held (the lowest card of each)."""
-    # (a plain range, so that the compiled loop counts in machine integers; the classes
-    # seen as bits of one number, not a list made at every listing)
+    # (fast path: docs/design.md#the-listing)
     seen = 0
     for c in range(NUM_CARDS):
         if hand[c]:
@@ -296,8 +293,7 @@ def picks(groups: list[list[Card]], n: int) -> list[tuple[Card, ...]]:
 def _picks_into(groups: list[list[Card]], start: int, n: int, prefix: list[Card],
                 out: list[tuple[Card, ...]]) -> None:
     """:func:`all_picks` from ``groups[start:]``, each way after ``prefix``, put in
-    ``out`` (compiled, plain calls and lists: the generator went through Python's
-    iteration, and made a tuple at each level)."""
+    ``out`` (plain calls and lists: fast path, docs/design.md#the-listing)."""
     if n == 0:
         out.append(tuple(prefix))
         return
@@ -345,8 +341,7 @@ def _with_wilds(nat: tuple[Card, ...], two_cards: list[Card], jokers: int, w: in
                 ordered: bool, out: list[Action]) -> None:
     """The melds of the naturals ``nat`` with ``w`` wild cards, in each way of
     :func:`wild_sets` (most 2s first), put in ``out``: their cards the 2s, the naturals,
-    then the jokers (sorted unless ``ordered``, where no two classes interleave). (Joined
-    as tuples: compiled, a display with ``*`` built a list.)"""
+    then the jokers (sorted unless ``ordered``, where no two classes interleave)."""
     for t in range(w if w < len(two_cards) else len(two_cards), -1, -1):
         if w - t > jokers:
             break
@@ -388,7 +383,7 @@ def _holding_key(h0: i64, h1: i64, h2: i64, h3: i64, k: i64, plain: bool) -> i64
     return ((h0 * b + h1) * b + h2) * b + h3
 
 
-def _sequence_melds(bits: i64, k: i64, out: list[Action]) -> None:
+def sequence_melds(bits: i64, k: i64, out: list[Action]) -> None:
     """The smallest sequences held: ``k`` ranks in a row of one suit, lowest first."""
     for suit in range(4):
         in_suit: i64 = (bits >> suit) & BB_NATURAL_CLUBS  # a bit a rank, four apart
@@ -417,6 +412,17 @@ def _each_card_added(i: int, base: i64, suits: i64, out: list[Action]) -> None:
         out.append(_add(i, base + 3))
 
 
+def _sequence_additions(i: int, m: Meld, bits: i64, out: list[Action]) -> None:
+    """The card below the sequence ``m`` (meld ``i``) and the card above, where held
+    (``card(m.low - 1, m.suit)`` and ``card(m.high + 1, m.suit)``, worked out here)."""
+    below: i64 = (m.low - 3) * 4 + m.suit
+    above: i64 = (m.high - 1) * 4 + m.suit
+    if m.low > 4 and (bits >> below) & 1:
+        out.append(_add(i, below))
+    if m.high < 14 and (bits >> above) & 1:
+        out.append(_add(i, above))
+
+
 def _wild_additions(i: int, a_two: i64, jokers: int, out: list[Action]) -> None:
     """A 2 and a joker added to meld ``i``, where held (any 2 is the lowest held)."""
     if a_two >= 0:
@@ -425,7 +431,7 @@ def _wild_additions(i: int, a_two: i64, jokers: int, out: list[Action]) -> None:
         out.append(_add(i, JOKER))
 
 
-def _discard_bits(bits: i64, each_natural: bool) -> i64:
+def discard_bits(bits: i64, each_natural: bool) -> i64:
     """The discards of :func:`_discards` under the usual classes (``each_natural``: or
     every natural its own) as bits: the lowest 2, black 3 and red 3 held, the lowest
     natural of each rank held (or every natural held), a joker."""
@@ -452,8 +458,7 @@ class Hand(CheckedHand):
     """
 
     def _blank(self) -> Self:
-        # (compiled, a call of the class itself is made in C; a call of type(self) went
-        # through Python's generic call and its __init__ lookup: a sixth of a seat copy)
+        # (fast path: docs/design.md#the-listing)
         if type(self) is Hand:
             return cast(Self, Hand(self.rules, UNSET_DEAL))
         return type(self)(self.rules, UNSET_DEAL)
@@ -555,8 +560,7 @@ class Hand(CheckedHand):
             if not opened:
                 self._meld_moves(p, team, False, out)
             return 0, 0
-        # (each part a machine integer: compiled, a conditional of a literal and one was
-        # a Python number, made and read back at every listing)
+        # (fast path: docs/design.md#the-listing)
         at: i64 = len(out)
         if not opened:  # the discards before the melds, as above
             disc = self._meld_moves(p, team, False, out, True)
@@ -585,7 +589,7 @@ class Hand(CheckedHand):
         start = len(out)
         self._rank_melds(p, bits, tables, a_two, jokers, out)
         if mr.sequences:
-            _sequence_melds(bits, k, out)
+            sequence_melds(bits, k, out)
         if mr.wild_melds and self._may_meld_wilds(team, opened, tables.wild_open):
             self._wild_card_melds(hand, jokers, out)
         if check and left - k <= 1:
@@ -601,7 +605,7 @@ class Hand(CheckedHand):
             out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
         if checked is not None:
             out.extend(checked)
-        return _discard_bits(bits, mr.suit_classes) if gather else 0
+        return discard_bits(bits, mr.suit_classes) if gather else 0
 
     def _rank_melds(self, p: int, bits: i64, tables: TableCounts, a_two: i64, jokers: int,
                     out: list[Action]) -> None:
@@ -755,8 +759,9 @@ class Hand(CheckedHand):
                     if suits:
                         out.append(_add(i, (r - 2) * 4 + lowest_suit(suits)))
                 elif suit_classes:  # each natural its own class: each card held
-                    _each_card_added(i, (r - 2) * 4, (bits >> ((r - 2) * 4)) & BB_RANK_SUITS,
-                                     out)
+                    suits = (bits >> ((r - 2) * 4)) & BB_RANK_SUITS
+                    if suits:
+                        _each_card_added(i, (r - 2) * 4, suits, out)
                 else:
                     self._class_additions(i, m.rank, out)
                 if wilds_on_ranks and (m.size < size or burn) and m.wilds < most_wilds(
@@ -764,7 +769,7 @@ class Hand(CheckedHand):
                     _wild_additions(i, a_two, jokers, out)
             elif m.size < size:
                 if kind == SEQUENCE:
-                    self._sequence_additions(i, m, out)
+                    _sequence_additions(i, m, bits, out)
                 elif kind == WILD_MELD and wilds_held:
                     _wild_additions(i, a_two, jokers, out)
         return checked
@@ -778,17 +783,6 @@ class Hand(CheckedHand):
                 if hand[c]:
                     out.append(_add(i, c))
                     break
-
-    def _sequence_additions(self, i: int, m: Meld, out: list[Action]) -> None:
-        """The card below the sequence ``m`` (meld ``i``) and the card above, where held
-        (``card(m.low - 1, m.suit)`` and ``card(m.high + 1, m.suit)``, worked out here)."""
-        hand = self.hands[self.actor]
-        below = (m.low - 3) * 4 + m.suit
-        above = (m.high - 1) * 4 + m.suit
-        if m.low > 4 and hand[below]:
-            out.append(_add(i, below))
-        if m.high < 14 and hand[above]:
-            out.append(_add(i, above))
 
     def _black_three_additions(self, i: int, black: list[Card], left: int,
                                checked: list[Action] | None) -> list[Action] | None:

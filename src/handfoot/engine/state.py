@@ -9,10 +9,8 @@ Melds laid out for an opening that has not gone down yet ("staged") lie in the
 team's melds while ``opened`` is still false: they belong to the player whose turn
 it is, count toward the opening, and go back to that hand if taken back.
 
-A count in a list is changed as ``counts[c] = counts[c] + 1``, not ``counts[c] += 1``:
-compiled by mypyc, the augmented form adds through Python's generic number protocol
-(some 90 machine instructions an addition, against a few), and the engine, the views
-and the bots change counts at every move.
+A count in a list is changed as ``counts[c] = counts[c] + 1``, not ``counts[c] += 1``
+(fast path: docs/design.md#the-state).
 """
 
 from __future__ import annotations
@@ -93,8 +91,7 @@ class TableCounts:
     """A team's table counted by rank (:meth:`CheckedHand.table_counts`), at table
     version :attr:`version`: :attr:`open_ranks` and :attr:`book_ranks` are its open
     melds and its books (lists indexed by the rank, 2 to 14), :attr:`wild_open` whether
-    a wild-card meld is open. (A class of its own, not a tuple: compiled, its fields
-    are read directly, where a tuple kept in a list was unpacked anew at every read.)"""
+    a wild-card meld is open. (A class, not a tuple: docs/design.md#the-state.)"""
 
     __slots__ = ("book_ranks", "open_ranks", "version", "wild_open")
 
@@ -132,10 +129,8 @@ class Held:
     """Which cards a seat holds, as the bits of one machine integer: bit ``c`` is set
     where the seat holds one or more of card ``c`` (:attr:`HandState.held`). Kept with
     the seat's counts at each change, so that the legal moves find the ranks held, and
-    their suits, in a few operations on it rather than by reading the 53 counts
-    (compiled, a count read from its list is some 16 machine instructions, and a listing
-    read 44 of them). A class, as :class:`TableCounts`: its field is a machine integer,
-    where a number this large kept in a list is a Python object made at each change."""
+    their suits, in a few operations on it rather than by reading the 53 counts (fast
+    path: docs/design.md#card-sets)."""
 
     __slots__ = ("bits",)
 
@@ -145,8 +140,7 @@ class Held:
 
 def bits_held(counts: list[int]) -> i64:
     """The bits of the cards of which ``counts`` holds one or more (:class:`Held`)."""
-    # (a list, read directly: compiled, a Sequence is indexed through Python's generic
-    # protocol, some 10,000 machine instructions a hand of counts)
+    # (fast path: docs/design.md#the-state)
     bits: i64 = 0
     one: i64 = 1 if counts else 0  # (not a constant: see card_bit)
     c: i64
@@ -158,8 +152,7 @@ def bits_held(counts: list[int]) -> i64:
 
 def card_bit(c: i64) -> i64:
     """The bit of card ``c`` (:class:`Held`)."""
-    # (not ``i64(1) << c``: compiled, mypyc writes a constant 1 shifted in C as an int of
-    # 32 bits, which a shift past bit 31 overflows; a value it cannot know stays 64)
+    # (fast path: docs/design.md#the-state)
     one: i64 = 1 if c >= 0 else 0
     return one << c
 
@@ -209,8 +202,7 @@ def _face_down_pile(pile: list[Card]) -> list[Card]:
 
 @mypyc_attr(serializable=True)
 class _Owner:
-    """A mark of its own for each state (compiled, made in C: ``object()`` was looked up
-    among the builtins and called through Python's generic call at every seat copy)."""
+    """A mark of its own for each state (a class: docs/design.md#the-state)."""
 
     __slots__ = ()
 
