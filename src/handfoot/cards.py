@@ -12,8 +12,10 @@ card occurs several times; hands are counted, not listed, on the hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
+
+from mypy_extensions import i64
 
 Card = int
 Rank = int
@@ -105,6 +107,109 @@ SUIT: Final = tuple(suit_of(c) for c in range(NUM_CARDS))
 WILD: Final = tuple(is_wild(c) for c in range(NUM_CARDS))
 NATURAL: Final = tuple(is_natural(c) for c in range(NUM_CARDS))
 WILD_CARDS: Final = (0, 1, 2, 3, JOKER)
+
+# Sets of cards as the bits of one number, bit ``c`` for card ``c`` (as python-chess's
+# bitboards, one bit a square): four bits a rank, clubs lowest, the joker bit 52. On the
+# hot path they are machine integers (``i64``); every mask here is a ``Final`` constant,
+# which compiled code reads as a literal.
+CardSet = i64
+BB_EMPTY: Final = 0
+BB_TWOS: Final = 0xF  #: 2♣ 2♦ 2♥ 2♠
+BB_BLACK_THREES: Final = 0x90  #: 3♣ and 3♠
+BB_RED_THREES: Final = 0x60  #: 3♦ and 3♥
+BB_NATURALS: Final = 0xFFFFFFFFFFF00  #: 4♣ to A♠, bits 8 to 51
+BB_JOKER: Final = 0x10000000000000  #: bit 52
+FIRST_NATURAL: Final = 8  #: the card (and bit) of the lowest natural, 4♣
+BB_RANK_SUITS: Final = 0xF  #: one rank's four suits, shifted down to bit 0
+#: the clubs of the naturals: a suit's naturals are ``(cards >> suit) & BB_NATURAL_CLUBS``,
+#: one bit a rank, four bits apart
+BB_NATURAL_CLUBS: Final = 0x1111111111100
+#: the lowest suit among a rank's four bits, indexed by those bits (-1 for none)
+LOWEST_SUIT: Final[tuple[int, ...]] = (-1, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0)
+# every rank's bits above its lowest suit, above its lowest two, its highest: where a
+# card of a lower suit of the same rank lies one, two or three bits down
+_BB_ABOVE_1: Final = 0xEEEEEEEEEEEEE
+_BB_ABOVE_2: Final = 0xCCCCCCCCCCCCC
+_BB_ABOVE_3: Final = 0x8888888888888
+
+
+def rank_suits(cards: CardSet, rank: Rank) -> int:
+    """The suits of ``rank`` in ``cards``, as four bits (clubs lowest).
+
+    >>> rank_suits(parse_card_set("7H 7S 8C"), 7)
+    12
+    """
+    return (cards >> ((rank - 2) * 4)) & BB_RANK_SUITS
+
+
+def lowest_of_each_rank(cards: CardSet) -> CardSet:
+    """The lowest card (by suit) of each rank in ``cards`` (the joker's bit kept).
+
+    >>> format_card_set(lowest_of_each_rank(parse_card_set("7H 7S 8D 8H 2S JK")))
+    '7♥ 8♦ 2♠ Joker'
+    """
+    return (cards & ~((cards << 1) & _BB_ABOVE_1) & ~((cards << 2) & _BB_ABOVE_2)
+            & ~((cards << 3) & _BB_ABOVE_3))
+
+
+def lowest_suit(suits: i64) -> i64:
+    """The lowest suit among a rank's four bits (not none): :data:`LOWEST_SUIT`, worked
+    out rather than looked up (fast path: docs/design.md#card-sets).
+
+    >>> [lowest_suit(s) for s in (1, 2, 4, 8, 12, 15)]
+    [0, 1, 2, 3, 2, 0]
+    """
+    low = suits & -suits
+    return (low >> 1) - (low >> 3)
+
+
+def lowest_card(cards: CardSet) -> CardSet:
+    """The bit of the lowest card in ``cards`` (0 for none)."""
+    return cards & -cards
+
+
+def popcount(cards: CardSet) -> int:
+    """How many cards ``cards`` holds.
+
+    >>> popcount(BB_TWOS | BB_JOKER)
+    5
+    """
+    n: i64 = 0
+    while cards:
+        cards &= cards - 1
+        n += 1
+    return n
+
+
+def scan_forward(cards: CardSet) -> Iterator[Card]:
+    """The cards of ``cards``, lowest first (python-chess's name).
+
+    >>> list(scan_forward(BB_BLACK_THREES | BB_JOKER))
+    [4, 7, 52]
+    """
+    c = 0
+    while cards:
+        if cards & 1:
+            yield c
+        cards >>= 1
+        c += 1
+
+
+def card_set(cards: Iterable[Card]) -> CardSet:
+    """The set of ``cards`` (each card once, however many are given)."""
+    bits: i64 = 0
+    one: i64 = 1 if bits == 0 else 0  # (not a literal 1: see docs/design.md#card-sets)
+    for c in cards:
+        bits |= one << c
+    return bits
+
+
+def parse_card_set(text: str) -> CardSet:
+    return card_set(parse_cards(text))
+
+
+def format_card_set(cards: CardSet) -> str:
+    return format_cards(scan_forward(cards))
 
 
 def parse_card(text: str) -> Card:
@@ -208,8 +313,7 @@ def cards_of(counts: list[int], start: int = 0, stop: int = NUM_CARDS,
     >>> cards_of(counts_of([52, 8, 0, 8, 4])), cards_of(counts_of([7, 5, 4, 4]), 4, 8, 3)
     ([0, 4, 8, 8, 52], [4, 4, 7])
     """
-    # (plain loops: compiled, they run on machine integers, where a range with a step
-    # or a list repeated and added went through Python's generic operations)
+    # (fast path: docs/design.md#card-sets)
     out: list[Card] = []
     c = start
     while c < stop:

@@ -249,9 +249,8 @@ def test_the_move_log_told_once_for_each_viewer_is_what_telling_it_afresh_says()
     for seq in range(60):
         seat = game.actor
         action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
-        started = log.start(game, seat, action)
-        game.apply(action, seat)
-        log.done(game, seq, started, wait_for_people=False)
+        game.verify(action, seat)
+        log.play(game, seq, action, wait_for_people=False)
         moves.append((seq, log.moves[-1][2]))
         if seq % 7 == 3:
             names = [*names[:1], f"Bob {seq}", *names[2:]]  # a seat given a new name
@@ -409,10 +408,9 @@ def test_a_message_joined_from_its_shared_part_equals_one_written_whole() -> Non
             game.call_time()  # in the second hand: it ends the game
             continue
         action = bots[actor].choose(seat_view(game, actor), game.legal_actions())
-        started = table.moves.start(game, actor, action)
-        game.apply(action, actor)
+        game.verify(action, actor)
         table.seq += 1
-        table.moves.done(game, table.seq, started, wait_for_people=True)
+        table.moves.play(game, table.seq, action, wait_for_people=True)
     assert listed > 50 and paused == 1 and timed > 0
 
 

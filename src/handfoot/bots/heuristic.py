@@ -61,6 +61,7 @@ from handfoot.engine import (
     Phase,
     count_books,
 )
+from handfoot.engine.melds import most_wilds
 from handfoot.engine.settings import Settings, settings_of
 from handfoot.engine.state import bits_held
 from handfoot.game.views import MeldView, TeamView, View
@@ -663,7 +664,7 @@ def plan_opening(o: Obs, hand: list[int], minimum: int, skip_rank: int = 0,
             continue
         nat = len(m)
         k = 0
-        while wilds and k < mr.max_wilds and (not mr.naturals_exceed_wilds or k + 1 < nat) \
+        while wilds and k < most_wilds(nat, mr.max_wilds, mr.naturals_exceed_wilds) \
                 and (value < minimum or dirty < need_dirty) and len(m) < mr.book_size:
             w = wilds.pop()
             m.append(w)
@@ -898,10 +899,7 @@ def _wild_adds(o: Obs, melds: list[MeldLike], wilds: list[Card], clean_b: int,
         m = melds[i]
         m_wilds: i64 = m.wilds
         m_size: i64 = m.size
-        room: i64 = max_wilds - m_wilds
-        if exceed:
-            by_naturals: i64 = m.naturals - m_wilds - 1
-            room = room if room < by_naturals else by_naturals
+        room: i64 = most_wilds(m.naturals, max_wilds, exceed) - m_wilds
         need: i64 = book - m_size
         if room <= 0:
             continue

@@ -6,8 +6,9 @@ kept in :attr:`Hand.shuffles` so that a record replays without it.
 
 Every action goes through :meth:`Hand.verify` before anything changes, so a
 refused action (an :class:`IllegalAction`, a ``ValueError``) leaves the state
-exactly as it was. :meth:`Hand.apply` verifies and applies; :meth:`Hand.push`
-applies an action already known to be legal (the fast path for simulations).
+exactly as it was. :meth:`Hand.apply` verifies and applies, and returns what the action did (a
+:class:`Played`); :meth:`Hand.push` applies an action already known to be legal and
+keeps no record (the fast path for simulations).
 
 The modules, in the order they build on each other:
 
@@ -40,11 +41,11 @@ from handfoot.engine.melds import (
     count_books,
 )
 from handfoot.engine.moves import Hand, LegalActions
-from handfoot.engine.state import FACE_DOWN, Phase
+from handfoot.engine.state import FACE_DOWN, Phase, Played
 
 __all__ = [
     "FACE_DOWN", "RANK_MELD", "SEQUENCE", "TWOS", "WILD_MELD", "BadMeld", "CannotGoOut",
     "CardsNotHeld", "Deal", "Hand", "IllegalAction", "LegalActions", "Meld", "NotYourTurn",
-    "OpeningTooLow", "Phase", "PileNotAvailable", "WrongPhase", "books_missing", "check_table_meld",
-    "count_books", "full_deck", "high_card_cut",
+    "OpeningTooLow", "Phase", "PileNotAvailable", "Played", "WrongPhase", "books_missing",
+    "check_table_meld", "count_books", "full_deck", "high_card_cut",
 ]

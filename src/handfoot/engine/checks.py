@@ -1,7 +1,8 @@
-"""Every action checked before anything changes: :meth:`CheckedHand.verify`.
-
-A refused action raises an :class:`~handfoot.engine.errors.IllegalAction` whose
-message a player understands, and leaves the state exactly as it was.
+"""Every action checked before anything changes: :meth:`CheckedHand.refusal` says why
+an action is refused (an :class:`~handfoot.engine.errors.IllegalAction` whose message a
+player understands, returned), :meth:`CheckedHand.verify` raises it; a refused action
+leaves the state exactly as it was. Each kind of action has its own short check
+(``_verify_draw``, ``_verify_lay_meld``, ...), after the turn and the phase are checked.
 """
 
 from __future__ import annotations
@@ -62,9 +63,19 @@ from handfoot.engine.melds import (
     check_rank_counts,
     classify,
     meld_order,
+    most_wilds,
 )
 from handfoot.engine.settings import pile_take_counts
-from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, HandState, TableCounts, Tables
+from handfoot.engine.state import (
+    PHASE_ASK,
+    PHASE_CHOOSE,
+    PHASE_DRAW,
+    PHASE_OVER,
+    HandState,
+    Played,
+    TableCounts,
+    Tables,
+)
 
 _STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
 
@@ -552,8 +563,7 @@ class CheckedHand(HandState):
                 continue  # burned on a complete book
             if n < mr.min_naturals:
                 return f"a single {RANK_WORDS[rank][:-1]} has no meld to go on"
-            most = n - 1 if mr.naturals_exceed_wilds else mr.max_wilds
-            cap = most if most < mr.max_wilds else mr.max_wilds
+            cap = most_wilds(n, mr.max_wilds, mr.naturals_exceed_wilds)
             low = mr.min_size - n if mr.min_size > n else 0
             if low > cap:
                 return f"the {RANK_WORDS[rank]} cannot make a meld"
@@ -587,7 +597,7 @@ class CheckedHand(HandState):
         k = 0
         while True:
             w = wilds + k + 1
-            if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= naturals):
+            if w > most_wilds(naturals, mr.max_wilds, mr.naturals_exceed_wilds):
                 return k
             if size_before:
                 now = size_before - wilds  # the naturals already in it
@@ -703,8 +713,7 @@ class CheckedHand(HandState):
                                            else "") + f" cards, not {count}.")
         shown = action.shown
         frozen = self.pile_frozen()
-        # (the naturals and wilds shown counted in one pass: compiled, a list of the
-        # naturals and two generators were made and freed at each check)
+        # (fast path: docs/design.md#the-checks)
         wilds = 0
         matched = True
         for c in shown:
@@ -775,8 +784,7 @@ class CheckedHand(HandState):
             # :meth:`_check_melds` checks one), and the cards shown held: no pending
             # lay-down, whose counts of every card were made and read at each check
             assert tables is not None  # (counted above: the team has opened)
-            # (the usual two cards shown, put in the tuple directly: compiled, a starred
-            # tuple is made as a list first)
+            # (fast path: docs/design.md#the-checks)
             self._check_new_meld(team, (top, shown[0], shown[1]) if len(shown) == 2
                                  else (top, *shown), tables.open_ranks, tables.book_ranks,
                                  tables.wild_open, False)
@@ -807,189 +815,236 @@ class CheckedHand(HandState):
             raise why
 
     def refusal(self, action: Action, seat: int | None = None) -> IllegalAction | None:
-        """Why ``action`` is not legal now, or None if it is. The usual refusals are
-        returned; the deeper checks of melds and of going out raise theirs (compiled, a
-        raised exception gathers a traceback at every level it passes: some ten times
-        the cost of an answer, and the listing asks of moves that are often refused)."""
+        """Why ``action`` is not legal now, or None if it is: every refusal is returned,
+        never raised (:meth:`verify` raises it). Returned, because compiled a raised
+        exception gathers a traceback at every level it passes, some ten times the cost
+        of an answer, and the listing asks of moves that are often refused. The checks of
+        a meld's cards (:mod:`.melds`) raise theirs, which are caught here, once."""
+        try:
+            return self._refusal(action, seat)
+        except IllegalAction as why:
+            return why
+
+    def _refusal(self, action: Action, seat: int | None) -> IllegalAction | None:
+        """:meth:`refusal`: whose turn and which phase, then the action's own check."""
         phase = self.phase
-        if phase == _OVER:
+        if phase == PHASE_OVER:
             return WrongPhase("The hand is over.")
         if seat is not None and seat != self.actor:
             return NotYourTurn(self._whose_turn_text())
-        p = self.actor
         if isinstance(action, ChooseHand):
-            if phase != _CHOOSE:
-                return WrongPhase("The hands have already been chosen.")
-            if action.stack not in (0, 1):
-                return IllegalAction("Choose stack 1 or stack 2.")
-            return None
-        if phase == _CHOOSE:
+            return self._verify_choose(action)
+        if phase == PHASE_CHOOSE:
             return WrongPhase("First choose which of your two stacks is your hand.")
         if isinstance(action, AnswerGoOut):
-            if phase != _ASK:
-                return WrongPhase("Nobody has asked to go out.")
-            return None
-        if phase == _ASK:
+            return None if phase == PHASE_ASK else WrongPhase("Nobody has asked to go out.")
+        if phase == PHASE_ASK:
             return WrongPhase("Your partner has asked to go out: answer yes or no.")
+        p = self.actor
         team = self.team_of[p]
-        opened = self.opened[team]
-        staging = not opened and bool(self.melds[team])
+        staging = not self.opened[team] and bool(self.melds[team])
         if isinstance(action, PickUpFoot):
-            if staging:
-                return IllegalAction(_STAGED_FIRST.format("pick up your foot"))
-            if self.in_foot[p]:
-                return IllegalAction("You have already picked up your foot.")
-            if self.hand_len[p]:
-                return IllegalAction("Play every card of your hand before you pick up your foot.")
-            return None
+            return self._verify_pick_up_foot(p, staging)
         if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
             return IllegalAction("Your hand is empty: pick up your foot.")
-        # (separate checks, here and in the compiled modules: compiled, ``A | B`` makes a
-        # union object at every call and asks Python's generic isinstance of it)
+        if isinstance(action, TakePile) and phase == PHASE_DRAW:
+            return self._take_pile_refusal(p, action)
+        # (fast path: docs/design.md#the-checks)
         if (isinstance(action, Draw) or isinstance(action, TakePile)  # noqa: SIM101
                 or isinstance(action, TakeUpcard)):
-            if phase != _DRAW:
-                return WrongPhase("You have already drawn this turn.")
-            if isinstance(action, TakePile):
-                return self._take_pile_refusal(p, action)
-            if staging:
-                return IllegalAction("Take back the melds you laid out before you draw: laid "
-                                    "out before drawing, they count only toward taking the pile.")
-            if isinstance(action, TakeUpcard):
-                if self.rules.turn.first_turn_upcard == "no":
-                    return IllegalAction("These rules do not let you take the upcard.")
-                if self.turn_number != 0 or len(self.pile) != 1:
-                    return IllegalAction("The upcard may be taken only on the first turn.")
-                if is_three(self.pile[0]) or WILD[self.pile[0]]:
-                    # "A black three or a red three freezes the discard pile from pickup";
-                    # a wild freezes it too (six-deck, samba): the upcard alone as well.
-                    return PileNotAvailable(
-                        f"The upcard ({format_card(self.pile[0])}) freezes the pile: "
-                        "it cannot be taken.")
-            return None
-        if phase == _DRAW:
-            if isinstance(action, TakeBack) and staging:
-                pass
-            elif not ((isinstance(action, LayMeld) or isinstance(action, AddToMeld))  # noqa: SIM101
-                      and not opened
-                      and self.rules.pile.before_opening == "with-opening"
-                      and self.pile_open(p)):
-                return WrongPhase("Draw first: from the stock, or take the pile.")
-            # Melds laid out before drawing, to open with the pile: checked as below.
+            return self._verify_draw(p, action, staging)
+        if phase == PHASE_DRAW and not self._may_meld_before_drawing(p, action, staging):
+            return WrongPhase("Draw first: from the stock, or take the pile.")
         if isinstance(action, LayMeld):
-            self._check_held(action.cards, self.hands[p])
-            left = self.hand_len[p] - len(action.cards)
-            if not opened:
-                self._check_stage(team, action.cards)
-                self._check_black_threes(p, (action.cards,), left)
-                return None
-            # (against the team's table counted and kept, read only: counted afresh into
-            # new lists and passed by a starred call, it went through Python's generic call)
-            tables = self.table_counts(team)
-            self._check_new_meld(team, action.cards, tables.open_ranks, tables.book_ranks,
-                                 tables.wild_open, False)
-            self._check_black_threes(p, (action.cards,), left)
-            self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
-            return None
+            return self._verify_lay_meld(p, team, action)
         if isinstance(action, AddToMeld):
-            if not opened and not staging:
-                return IllegalAction("Your team must open before adding to melds.")
-            self._check_add(team, action.meld, action.cards)
-            self._check_held(action.cards, self.hands[p])
-            self._check_black_threes(p, (action.cards,), self.hand_len[p] - len(action.cards))
-            if opened:
-                self._check_emptying(p, self.hand_len[p] - len(action.cards), False, action)
-            return None
+            return self._verify_add(p, team, action, staging)
         if isinstance(action, TakeBack):
-            if opened:
-                return IllegalAction("Your team has gone down: its melds stay on the table.")
-            if not 0 <= action.meld < len(self.melds[team]):
-                return IllegalAction(f"You have no laid-out meld number {action.meld + 1}.")
-            return None
+            return self._verify_take_back(team, action)
         if isinstance(action, GoDown):
-            if opened:
-                return IllegalAction("Your team has already gone down.")
-            if not staging:
-                return IllegalAction("Lay out your melds first (meld QH QD QS), then go down.")
-            pending = self._check_opening_melds(team, ())
-            refused = self._opening_refusal(team, pending)
-            if refused is not None:
-                return refused
-            self._check_emptying(p, self.hand_len[p], False, action)
-            return None
+            return self._verify_go_down(p, team, action, staging)
         if isinstance(action, LayDown):
-            if not action.melds:
-                return BadMeld("Say which cards to lay down.")
-            if opened and len(action.melds) > 1:
-                return BadMeld("Lay down one meld at a time once your team has opened.")
-            if opened:
-                pending = Pending()
-                self._check_melds(team, action.melds, pending)
-            else:
-                pending = self._check_opening_melds(team, action.melds)
-            given = _given(pending.used, self.hands[p])
-            if given < 0:
-                return CardsNotHeld(f"You do not hold {_needs(pending.used, self.hands[p])}.")
-            if not opened:
-                refused = self._opening_refusal(team, pending)
-                if refused is not None:
-                    return refused
-            self._check_black_threes(p, action.melds, self.hand_len[p] - given)
-            self._check_emptying(p, self.hand_len[p] - given, False, action)
-            return None
+            return self._verify_lay_down(p, team, action)
         if staging:
             what = {Discard: "discard", EndTurn: "end your turn", AskToGoOut: "ask to go out"}
             return IllegalAction(_STAGED_FIRST.format(what.get(type(action), "do that")))
         if isinstance(action, Discard):
-            c = action.card
-            if not 0 <= c < NUM_CARDS or not self.hands[p][c]:
-                name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
-                return CardsNotHeld(f"You do not hold {name}.")
-            self._check_emptying(p, self.hand_len[p] - 1, True)
-            if self.must_go_out(p):
-                return CannotGoOut("Your partner agreed to your going out: play the rest of "
-                                  "your cards (the last one may be your discard).")
-            return None
+            return self._verify_discard(p, action)
         if isinstance(action, EndTurn):
-            if not self.may_end_turn and not self._stuck(p):
-                return IllegalAction("End your turn with a discard.")
-            if self.must_go_out(p):
-                return CannotGoOut("Your partner agreed to your going out: play the rest of "
-                                  "your cards.")
-            return None
+            return self._verify_end_turn(p)
         if isinstance(action, AskToGoOut):
-            if not self.rules.going_out.permission or self.rules.individuals:
-                return IllegalAction("These rules do not ask a partner before going out.")
-            if self.asked:
-                return IllegalAction("You have already asked this turn.")
-            if not self.in_foot[p]:
-                return IllegalAction("You can ask to go out once you are in your foot.")
-            why = self.books_missing(team)
-            if why:
-                return CannotGoOut(f"Your team cannot go out yet: it needs {why}.")
-            why = self.partners_missing(p)
-            if why:
-                return CannotGoOut(f"You cannot go out yet: {why}.")
-            if self.rules.going_out.ask_when_able:
-                why = self.out_this_turn_blocker(p)
-                if why:
-                    return CannotGoOut("Ask only when you can play the rest of your cards "
-                                      f"this turn: {why}.")
-            return None
+            return self._verify_ask(p, team)
         return IllegalAction(f"{action!r} is not an action.")  # pragma: no cover
 
+    def _verify_choose(self, action: ChooseHand) -> IllegalAction | None:
+        if self.phase != PHASE_CHOOSE:
+            return WrongPhase("The hands have already been chosen.")
+        if action.stack not in (0, 1):
+            return IllegalAction("Choose stack 1 or stack 2.")
+        return None
+
+    def _verify_pick_up_foot(self, p: int, staging: bool) -> IllegalAction | None:
+        if staging:
+            return IllegalAction(_STAGED_FIRST.format("pick up your foot"))
+        if self.in_foot[p]:
+            return IllegalAction("You have already picked up your foot.")
+        if self.hand_len[p]:
+            return IllegalAction("Play every card of your hand before you pick up your foot.")
+        return None
+
+    def _verify_draw(self, p: int, action: Action, staging: bool) -> IllegalAction | None:
+        """Drawing from the stock or taking the upcard (or the pile, once drawn)."""
+        if self.phase != PHASE_DRAW:
+            return WrongPhase("You have already drawn this turn.")
+        if staging:
+            return IllegalAction("Take back the melds you laid out before you draw: laid "
+                                 "out before drawing, they count only toward taking the pile.")
+        if not isinstance(action, TakeUpcard):
+            return None
+        if self.rules.turn.first_turn_upcard == "no":
+            return IllegalAction("These rules do not let you take the upcard.")
+        if self.turn_number != 0 or len(self.pile) != 1:
+            return IllegalAction("The upcard may be taken only on the first turn.")
+        if is_three(self.pile[0]) or WILD[self.pile[0]]:
+            # "A black three or a red three freezes the discard pile from pickup";
+            # a wild freezes it too (six-deck, samba): the upcard alone as well.
+            return PileNotAvailable(
+                f"The upcard ({format_card(self.pile[0])}) freezes the pile: "
+                "it cannot be taken.")
+        return None
+
+    def _may_meld_before_drawing(self, p: int, action: Action, staging: bool) -> bool:
+        """Whether ``action`` may come before the draw: a meld laid out taken back, or
+        melds laid out to open with the pile where the rules allow it."""
+        if isinstance(action, TakeBack) and staging:
+            return True
+        team = self.team_of[p]
+        return ((isinstance(action, LayMeld) or isinstance(action, AddToMeld))  # noqa: SIM101
+                and not self.opened[team]
+                and self.rules.pile.before_opening == "with-opening"
+                and self.pile_open(p))
+
+    def _verify_lay_meld(self, p: int, team: int, action: LayMeld) -> IllegalAction | None:
+        self._check_held(action.cards, self.hands[p])
+        left = self.hand_len[p] - len(action.cards)
+        if not self.opened[team]:
+            self._check_stage(team, action.cards)
+            self._check_black_threes(p, (action.cards,), left)
+            return None
+        # (fast path: docs/design.md#the-checks)
+        tables = self.table_counts(team)
+        self._check_new_meld(team, action.cards, tables.open_ranks, tables.book_ranks,
+                             tables.wild_open, False)
+        self._check_black_threes(p, (action.cards,), left)
+        self._check_emptying(p, left, False, action)
+        return None
+
+    def _verify_add(self, p: int, team: int, action: AddToMeld,
+                    staging: bool) -> IllegalAction | None:
+        opened = self.opened[team]
+        if not opened and not staging:
+            return IllegalAction("Your team must open before adding to melds.")
+        self._check_add(team, action.meld, action.cards)
+        self._check_held(action.cards, self.hands[p])
+        left = self.hand_len[p] - len(action.cards)
+        self._check_black_threes(p, (action.cards,), left)
+        if opened:
+            self._check_emptying(p, left, False, action)
+        return None
+
+    def _verify_take_back(self, team: int, action: TakeBack) -> IllegalAction | None:
+        if self.opened[team]:
+            return IllegalAction("Your team has gone down: its melds stay on the table.")
+        if not 0 <= action.meld < len(self.melds[team]):
+            return IllegalAction(f"You have no laid-out meld number {action.meld + 1}.")
+        return None
+
+    def _verify_go_down(self, p: int, team: int, action: GoDown,
+                        staging: bool) -> IllegalAction | None:
+        if self.opened[team]:
+            return IllegalAction("Your team has already gone down.")
+        if not staging:
+            return IllegalAction("Lay out your melds first (meld QH QD QS), then go down.")
+        refused = self._opening_refusal(team, self._check_opening_melds(team, ()))
+        if refused is not None:
+            return refused
+        self._check_emptying(p, self.hand_len[p], False, action)
+        return None
+
+    def _verify_lay_down(self, p: int, team: int, action: LayDown) -> IllegalAction | None:
+        opened = self.opened[team]
+        if not action.melds:
+            return BadMeld("Say which cards to lay down.")
+        if opened and len(action.melds) > 1:
+            return BadMeld("Lay down one meld at a time once your team has opened.")
+        if opened:
+            pending = Pending()
+            self._check_melds(team, action.melds, pending)
+        else:
+            pending = self._check_opening_melds(team, action.melds)
+        given = _given(pending.used, self.hands[p])
+        if given < 0:
+            return CardsNotHeld(f"You do not hold {_needs(pending.used, self.hands[p])}.")
+        if not opened:
+            refused = self._opening_refusal(team, pending)
+            if refused is not None:
+                return refused
+        self._check_black_threes(p, action.melds, self.hand_len[p] - given)
+        self._check_emptying(p, self.hand_len[p] - given, False, action)
+        return None
+
+    def _verify_discard(self, p: int, action: Discard) -> IllegalAction | None:
+        c = action.card
+        if not 0 <= c < NUM_CARDS or not self.hands[p][c]:
+            name = format_card(c) if 0 <= c < NUM_CARDS else str(c)
+            return CardsNotHeld(f"You do not hold {name}.")
+        self._check_emptying(p, self.hand_len[p] - 1, True)
+        if self.must_go_out(p):
+            return CannotGoOut("Your partner agreed to your going out: play the rest of "
+                               "your cards (the last one may be your discard).")
+        return None
+
+    def _verify_end_turn(self, p: int) -> IllegalAction | None:
+        if not self.may_end_turn and not self._stuck(p):
+            return IllegalAction("End your turn with a discard.")
+        if self.must_go_out(p):
+            return CannotGoOut("Your partner agreed to your going out: play the rest of "
+                               "your cards.")
+        return None
+
+    def _verify_ask(self, p: int, team: int) -> IllegalAction | None:
+        if not self.rules.going_out.permission or self.rules.individuals:
+            return IllegalAction("These rules do not ask a partner before going out.")
+        if self.asked:
+            return IllegalAction("You have already asked this turn.")
+        if not self.in_foot[p]:
+            return IllegalAction("You can ask to go out once you are in your foot.")
+        why = self.books_missing(team)
+        if why:
+            return CannotGoOut(f"Your team cannot go out yet: it needs {why}.")
+        why = self.partners_missing(p)
+        if why:
+            return CannotGoOut(f"You cannot go out yet: {why}.")
+        if self.rules.going_out.ask_when_able:
+            why = self.out_this_turn_blocker(p)
+            if why:
+                return CannotGoOut("Ask only when you can play the rest of your cards "
+                                   f"this turn: {why}.")
+        return None
+
     def _whose_turn_text(self) -> str:
-        if self.phase == _ASK:
+        if self.phase == PHASE_ASK:
             return f"It is seat {self.actor + 1}'s turn to answer."
         return f"It is not your turn: seat {self.actor + 1} is playing."
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
-        try:
-            return self.refusal(action, seat) is None
+        try:  # (as :meth:`refusal`, one call the fewer: asked at every listing)
+            return self._refusal(action, seat) is None
         except IllegalAction:
             return False
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Check the action and carry it out; a refused action changes nothing."""
+    def apply(self, action: Action, seat: int | None = None) -> Played:
+        """Check the action and carry it out, saying what it did; a refused action
+        changes nothing."""
         self.verify(action, seat)
-        self.push(action)
+        return self.play(action)

@@ -35,6 +35,33 @@ WILD_MELD: Final = 2
 TWOS: Final = (0, 1, 2, 3)
 
 
+def most_wilds(naturals: int, max_wilds: int, naturals_exceed_wilds: bool) -> int:
+    """How many wild cards a meld of ``naturals`` natural cards may hold: at most
+    ``max_wilds`` (the rule set's ``meld.max_wilds``), and, where a meld must have more
+    natural cards than wild cards (``meld.naturals_exceed_wilds``), fewer than its
+    naturals (-1 where even none is too many: a meld of no naturals).
+
+    >>> most_wilds(4, 3, True), most_wilds(2, 3, True), most_wilds(2, 3, False)
+    (3, 1, 3)
+    """
+    most = naturals - 1 if naturals_exceed_wilds else max_wilds
+    return most if most < max_wilds else max_wilds
+
+
+def fewest_naturals(size: int, min_naturals: int, max_wilds: int,
+                    naturals_exceed_wilds: bool) -> int:
+    """The fewest natural cards a meld of ``size`` cards of one rank may hold (the rest
+    wild): the question of :func:`most_wilds` asked the other way round.
+
+    >>> fewest_naturals(7, 2, 3, True), fewest_naturals(7, 2, 6, False)
+    (4, 2)
+    """
+    n = min_naturals
+    while size - n > most_wilds(n, max_wilds, naturals_exceed_wilds):
+        n += 1
+    return n
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Meld:
     """A meld on the table; it is a book once it holds ``book_size`` cards."""
@@ -64,8 +91,7 @@ class Meld:
             self.wilds, self.naturals, self.low, self.high = (
                 like.wilds, like.naturals, like.low, like.high)
             return
-        # (one loop: compiled, sum() over a generator and min() and max() over a list
-        # are Python's own)
+        # (fast path: docs/design.md#melds)
         wilds = 0
         low = high = RANK[cards[0]]
         for c in cards:
@@ -146,13 +172,11 @@ def book_index(kind: int, size: int, wilds: int, book_size: int) -> int:
 def count_books(melds: Iterable[MeldShape], book_size: int) -> tuple[int, int, int, int]:
     """Complete books among ``melds``: (clean, dirty, wild-card, sequence)."""
     clean = dirty = wild = seq = 0
-    # (walked by index: compiled, an Iterable goes through Python's iteration; every
-    # caller's is a list already)
+    # (fast path: docs/design.md#melds)
     ms = melds if isinstance(melds, list) else list(melds)
     for i in range(len(ms)):
         m = ms[i]
-        # (compiled: a Meld's fields are read directly; through the protocol each would
-        # be looked up by name)
+        # (fast path: docs/design.md#melds)
         if isinstance(m, Meld):
             size, kind, wilds = m.size, m.kind, m.wilds
         else:
@@ -272,12 +296,13 @@ def check_rank_counts(rule_set: Rules, rank: int, naturals: int, wilds: int,
     if naturals < rules.min_naturals:
         raise BadMeld(f"A meld of {RANK_WORDS[rank]} needs at least {rules.min_naturals} "
                       "natural cards.")
+    if wilds <= most_wilds(naturals, rules.max_wilds, rules.naturals_exceed_wilds):
+        return
     if wilds > rules.max_wilds:
         raise BadMeld(f"A meld may hold at most {rules.max_wilds} wild cards; "
                       f"this meld of {RANK_WORDS[rank]} would hold {wilds}.")
-    if rules.naturals_exceed_wilds and wilds >= naturals:
-        raise BadMeld("A meld needs more natural cards than wild cards; this meld of "
-                      f"{RANK_WORDS[rank]} would have {naturals} natural and {wilds} wild.")
+    raise BadMeld("A meld needs more natural cards than wild cards; this meld of "
+                  f"{RANK_WORDS[rank]} would have {naturals} natural and {wilds} wild.")
 
 
 def check_table_meld(rules: Rules, cards: Sequence[Card]) -> int:

@@ -44,17 +44,42 @@ from handfoot.actions import (
     TakeBack,
     TakePile,
 )
-from handfoot.cards import JOKER, NUM_CARDS, WILD, Card, cards_of, is_three
+from handfoot.cards import (
+    BB_BLACK_THREES,
+    BB_JOKER,
+    BB_NATURAL_CLUBS,
+    BB_NATURALS,
+    BB_RANK_SUITS,
+    BB_RED_THREES,
+    BB_TWOS,
+    FIRST_NATURAL,
+    JOKER,
+    NUM_CARDS,
+    WILD,
+    Card,
+    cards_of,
+    is_three,
+    lowest_card,
+    lowest_of_each_rank,
+    lowest_suit,
+    popcount,
+)
 from handfoot.engine.checks import CheckedHand
-from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD
-from handfoot.engine.state import _ASK, _CHOOSE, _DRAW, _OVER, _UNSET
+from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD, Meld, most_wilds
+from handfoot.engine.state import (
+    PHASE_ASK,
+    PHASE_CHOOSE,
+    PHASE_DRAW,
+    PHASE_OVER,
+    UNSET_DEAL,
+    TableCounts,
+)
 from handfoot.rules import Rules
 
 _CHOICES: Final = (ChooseHand(0), ChooseHand(1))
 _ANSWERS: Final = (YES, NO)
 _DISCARDS: Final = DISCARDS
-#: one bit for each card class (Python numbers: compiled, ``i64(1) << k`` is C's 32-bit
-#: shift in mypyc 2.4, wrong from bit 32 on)
+#: one bit for each card class (Python numbers: fast path, docs/design.md#card-sets)
 _BITS: Final = tuple(1 << k for k in range(NUM_CARDS))
 #: no cards (read only)
 _NO_CARDS: Final[list[Card]] = []
@@ -121,8 +146,7 @@ def _backs(laid: int, out: list[Action]) -> None:
 
 
 def _take(shown: tuple[Card, ...], count: int) -> TakePile:
-    # (a number, not the tuple of tuples it stood for: hashed at every listing; for
-    # none, one or two cards shown, in machine integers, indexing a list)
+    # (fast path: docs/design.md#the-listing)
     if len(shown) <= 2:
         small: i64 = 0
         for c in shown:
@@ -149,8 +173,7 @@ def _take(shown: tuple[Card, ...], count: int) -> TakePile:
 
 def _discards(hand: list[int], cls: tuple[int, ...], out: list[Action]) -> None:
     """A discard of each class of card held (the lowest card of each)."""
-    # (a plain range, so that the compiled loop counts in machine integers; the classes
-    # seen as bits of one number, not a list made at every listing)
+    # (fast path: docs/design.md#the-listing)
     seen = 0
     for c in range(NUM_CARDS):
         if hand[c]:
@@ -165,7 +188,7 @@ def _discards_of(cards: i64, out: list[Action]) -> None:
     card first (as :meth:`Hand._meld_moves` gathers them)."""
     c: i64 = 0
     while cards:
-        if cards & 15:  # (four cards at a time: most ranks are held in one suit or none)
+        if cards & BB_RANK_SUITS:  # (a rank at a time: most are held in one suit or none)
             if cards & 1:
                 out.append(_DISCARDS[c])
             if cards & 2:
@@ -191,11 +214,7 @@ def add_discards(out: list[Action], cards: i64, at: i64) -> None:
 
 def count_discards(cards: i64) -> i64:
     """How many discards the bits ``cards`` stand for (one a bit set)."""
-    n: i64 = 0
-    while cards:
-        cards &= cards - 1
-        n += 1
-    return n
+    return popcount(cards)
 
 
 def nth_discard(cards: i64, n: i64) -> Action:
@@ -203,7 +222,7 @@ def nth_discard(cards: i64, n: i64) -> Action:
     they are listed: lowest card first."""
     c: i64 = 0
     while cards:
-        if cards & 15:  # (four cards at a time, as :func:`_discards_of`)
+        if cards & BB_RANK_SUITS:  # (a rank at a time, as :func:`_discards_of`)
             if cards & 1:
                 if n == 0:
                     return _DISCARDS[c]
@@ -274,8 +293,7 @@ def picks(groups: list[list[Card]], n: int) -> list[tuple[Card, ...]]:
 def _picks_into(groups: list[list[Card]], start: int, n: int, prefix: list[Card],
                 out: list[tuple[Card, ...]]) -> None:
     """:func:`all_picks` from ``groups[start:]``, each way after ``prefix``, put in
-    ``out`` (compiled, plain calls and lists: the generator went through Python's
-    iteration, and made a tuple at each level)."""
+    ``out`` (plain calls and lists: fast path, docs/design.md#the-listing)."""
     if n == 0:
         out.append(tuple(prefix))
         return
@@ -323,8 +341,7 @@ def _with_wilds(nat: tuple[Card, ...], two_cards: list[Card], jokers: int, w: in
                 ordered: bool, out: list[Action]) -> None:
     """The melds of the naturals ``nat`` with ``w`` wild cards, in each way of
     :func:`wild_sets` (most 2s first), put in ``out``: their cards the 2s, the naturals,
-    then the jokers (sorted unless ``ordered``, where no two classes interleave). (Joined
-    as tuples: compiled, a display with ``*`` built a list.)"""
+    then the jokers (sorted unless ``ordered``, where no two classes interleave)."""
     for t in range(w if w < len(two_cards) else len(two_cards), -1, -1):
         if w - t > jokers:
             break
@@ -332,6 +349,96 @@ def _with_wilds(nat: tuple[Card, ...], two_cards: list[Card], jokers: int, w: in
         if w > t:
             cards = cards + _JOKERS[w - t]
         out.append(_lay(cards if ordered else tuple(sorted(cards))))
+
+
+def _wilds_key(hand: list[int], a_two: i64, jokers: int, usable: int, b: i64) -> i64:
+    """The wilds a smallest meld may take, as one number: the lowest 2s held (up to
+    ``usable``), then the jokers (each count below ``b``)."""
+    key: i64 = 0
+    taken = 0
+    for c in range(a_two if a_two >= 0 else 4, 4):
+        held = hand[c]
+        while held > 0 and taken < usable:
+            key = key * 5 + c + 1
+            taken += 1
+            held -= 1
+    return key * b + (jokers if jokers < usable else usable)
+
+
+def _holding_key(h0: i64, h1: i64, h2: i64, h3: i64, k: i64, plain: bool) -> i64:
+    """How many of each suit of a rank are held, each up to a meld's size ``k``, as
+    one number (below ``(k + 1) ** 4``). Under the usual classes a smallest meld takes
+    the rank's lowest cards, so only the first ``k`` count: (3, 1, 0, 0) and
+    (3, 0, 0, 2) of a meld of three make the same melds, and share a key."""
+    b = k + 1
+    h0 = h0 if h0 < k else k
+    if plain:
+        h1 = h1 if h1 < k - h0 else k - h0
+        h2 = h2 if h2 < k - h0 - h1 else k - h0 - h1
+        h3 = h3 if h3 < k - h0 - h1 - h2 else k - h0 - h1 - h2
+    else:
+        h1 = h1 if h1 < k else k
+        h2 = h2 if h2 < k else k
+        h3 = h3 if h3 < k else k
+    return ((h0 * b + h1) * b + h2) * b + h3
+
+
+def sequence_melds(bits: i64, k: i64, out: list[Action]) -> None:
+    """The smallest sequences held: ``k`` ranks in a row of one suit, lowest first."""
+    for suit in range(4):
+        in_suit: i64 = (bits >> suit) & BB_NATURAL_CLUBS  # a bit a rank, four apart
+        lows: i64 = in_suit  # the lowest ranks of the runs of k
+        j: i64
+        for j in range(1, k):
+            lows &= in_suit >> (4 * j)
+        base: i64 = 0
+        while lows:
+            if lows & 1:
+                out.append(_run(suit, int(base // 4 + 2), int(k)))
+            lows >>= 4
+            base += 4
+
+
+def _each_card_added(i: int, base: i64, suits: i64, out: list[Action]) -> None:
+    """Each card of a rank held (its ``suits``; ``base``: its clubs card), added to meld
+    ``i``: where each natural is its own class."""
+    if suits & 1:
+        out.append(_add(i, base))
+    if suits & 2:
+        out.append(_add(i, base + 1))
+    if suits & 4:
+        out.append(_add(i, base + 2))
+    if suits & 8:
+        out.append(_add(i, base + 3))
+
+
+def _sequence_additions(i: int, m: Meld, bits: i64, out: list[Action]) -> None:
+    """The card below the sequence ``m`` (meld ``i``) and the card above, where held
+    (``card(m.low - 1, m.suit)`` and ``card(m.high + 1, m.suit)``, worked out here)."""
+    below: i64 = (m.low - 3) * 4 + m.suit
+    above: i64 = (m.high - 1) * 4 + m.suit
+    if m.low > 4 and (bits >> below) & 1:
+        out.append(_add(i, below))
+    if m.high < 14 and (bits >> above) & 1:
+        out.append(_add(i, above))
+
+
+def _wild_additions(i: int, a_two: i64, jokers: int, out: list[Action]) -> None:
+    """A 2 and a joker added to meld ``i``, where held (any 2 is the lowest held)."""
+    if a_two >= 0:
+        out.append(_add(i, a_two))
+    if jokers:
+        out.append(_add(i, JOKER))
+
+
+def discard_bits(bits: i64, each_natural: bool) -> i64:
+    """The discards of :func:`_discards` under the usual classes (``each_natural``: or
+    every natural its own) as bits: the lowest 2, black 3 and red 3 held, the lowest
+    natural of each rank held (or every natural held), a joker."""
+    low = lowest_of_each_rank(bits)
+    naturals = bits if each_natural else low
+    return ((low & (BB_TWOS | BB_JOKER)) | lowest_card(bits & BB_BLACK_THREES)
+            | lowest_card(bits & BB_RED_THREES) | (naturals & BB_NATURALS))
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -351,16 +458,15 @@ class Hand(CheckedHand):
     """
 
     def _blank(self) -> Self:
-        # (compiled, a call of the class itself is made in C; a call of type(self) went
-        # through Python's generic call and its __init__ lookup: a sixth of a seat copy)
+        # (fast path: docs/design.md#the-listing)
         if type(self) is Hand:
-            return cast(Self, Hand(self.rules, _UNSET))
-        return type(self)(self.rules, _UNSET)
+            return cast(Self, Hand(self.rules, UNSET_DEAL))
+        return type(self)(self.rules, UNSET_DEAL)
 
     def only_move(self) -> Action | None:
         """The one legal move when there is nothing to choose, else None: drawing, when
         the pile cannot be taken (and there is no upcard to take). Cheaper than listing."""
-        if self.phase != _DRAW:
+        if self.phase != PHASE_DRAW:
             return None
         p = self.actor
         team = self.team_of[p]
@@ -389,12 +495,12 @@ class Hand(CheckedHand):
         the discards need not be made to be counted (:func:`count_discards`) or taken
         (:func:`nth_discard`)."""
         phase = self.phase
-        if phase == _OVER:
+        if phase == PHASE_OVER:
             return 0, 0
-        if phase == _CHOOSE:
+        if phase == PHASE_CHOOSE:
             out.extend(_CHOICES)
             return 0, 0
-        if phase == _ASK:
+        if phase == PHASE_ASK:
             out.extend(_ANSWERS)
             return 0, 0
         p = self.actor
@@ -407,7 +513,7 @@ class Hand(CheckedHand):
         # The first move always moves the turn on (so a player that takes the first
         # never lays out and takes back for ever): drawing, going down or taking the
         # last meld laid out back, melding once the team is down, else a discard.
-        if phase == _DRAW:
+        if phase == PHASE_DRAW:
             if staging:
                 _backs(len(self.melds[team]), out)
             else:
@@ -454,8 +560,7 @@ class Hand(CheckedHand):
             if not opened:
                 self._meld_moves(p, team, False, out)
             return 0, 0
-        # (each part a machine integer: compiled, a conditional of a literal and one was
-        # a Python number, made and read back at every listing)
+        # (fast path: docs/design.md#the-listing)
         at: i64 = len(out)
         if not opened:  # the discards before the melds, as above
             disc = self._meld_moves(p, team, False, out, True)
@@ -465,166 +570,82 @@ class Hand(CheckedHand):
 
     def _meld_moves(self, p: int, team: int, opened: bool, out: list[Action],
                     gather: bool = False) -> i64:
-        """New melds in their smallest form, and one card added to a meld; with
-        ``gather`` (where the cards' classes are the usual ones,
-        :attr:`Settings.plain_classes`, or those with every natural its own class,
-        :attr:`Settings.suit_classes`), the discards too, as :func:`_discards` lists them:
-        the cards discarded as bits of the answer (:func:`_discards_of`), else 0."""
-        mr = self.settings  # (compiled fields: the rule set's are looked up by name)
+        """New melds in their smallest form, then one card added to a meld: melds of a
+        rank, sequences, wild-card melds, black 3s, additions. With ``gather`` (where
+        the cards' classes are the usual ones, :attr:`Settings.plain_classes`, or every
+        natural its own, :attr:`Settings.suit_classes`) the discards too, as
+        :func:`_discards` lists them: returned as bits (:func:`_discards_of`), else 0."""
+        mr = self.settings
         hand = self.hands[p]
         k = mr.min_size
         tables = self.table_counts(team)
-        open_ranks, book_ranks, wild_open = tables.open_ranks, tables.book_ranks, \
-            tables.wild_open
-        wild_ok = not (wild_open and mr.wild_meld_blocks_wilds)
-        # The cards held as bits (:class:`Held`, kept by the state): the ranks held, and
-        # the suits of each, are read from them, and a count only where it matters.
         bits: i64 = self.held[p].bits
-        # (the 2s read directly: their list is made only where it is needed, for a
-        # rank's smallest melds worked out afresh and for melds of wild cards)
-        twos: i64 = bits & 15
-        a_two = -1 if not twos else 0 if twos & 1 else 1 if twos & 2 else 2 if twos & 4 \
-            else 3
-        jokers = hand[JOKER] if (bits >> JOKER) & 1 else 0
-        # The discards as bits, one a card (the lowest card of each class held; listed
-        # lowest card first, the order of the bits): compiled, each is an operation on a
-        # machine integer, where a list of them was appended to, then copied into the
-        # moves.
-        disc: i64 = 0
-        # (not ``i64(1)``, nor a variable set to 1: compiled, a constant 1 shifted is
-        # written in C as an int of 32 bits, which a shift past bit 31 overflows)
-        one: i64 = 1 if gather else 0
-        if gather:  # any 2, then a black 3 and a red 3 (bits 4 and 7, 5 and 6)
-            if a_two >= 0:
-                disc |= one << a_two
-            if bits & 0x90:
-                disc |= one << (4 if bits & 0x10 else 7)
-            if bits & 0x60:
-                disc |= one << (5 if bits & 0x20 else 6)
+        a_two: i64 = lowest_suit(bits & BB_TWOS) if bits & BB_TWOS else -1
+        jokers = hand[JOKER] if bits & BB_JOKER else 0
         # The emptying rule matters only for a play that leaves a player in the foot with
         # one card or none; such moves are checked one by one.
         check = opened and self.in_foot[p]
         left = self.hand_len[p]
         start = len(out)
+        self._rank_melds(p, bits, tables, a_two, jokers, out)
+        if mr.sequences:
+            sequence_melds(bits, k, out)
+        if mr.wild_melds and self._may_meld_wilds(team, opened, tables.wild_open):
+            self._wild_card_melds(hand, jokers, out)
+        if check and left - k <= 1:
+            out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
+        black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
+        if len(black) >= k and not (mr.one_open_meld_per_rank and tables.open_ranks[3]):
+            self._black_three_melds(black, left, out)
+        start = len(out)
+        # (black 3s added to their meld are checked in full, so go after the filter below)
+        checked = self._additions(team, bits, a_two, jokers, black, left,
+                                  tables.wild_open, out)
+        if check and left - 1 <= 1:
+            out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
+        if checked is not None:
+            out.extend(checked)
+        return discard_bits(bits, mr.suit_classes) if gather else 0
 
-        # The smallest melds of a rank depend only on how many of each of its cards are
-        # held (up to a meld's size), on the wilds held and on whether wilds may go on:
-        # they are worked out once per rule set for each such pattern, and kept by the
-        # wilds usable (the 2s, then the jokers: one number, looked up once a listing),
-        # then by the rank and its counts. Where a meld is of four cards or fewer (every
-        # preset) that second key indexes a list (a dict, where the numbers are many,
-        # boxed a number at each look and hashed).
-        usable = min(mr.max_wilds, k - mr.min_naturals) if wild_ok else 0
-        b = k + 1  # every count in the key is at most k
-        wild_key: i64 = 0
-        taken = 0
-        for c in range(a_two if a_two >= 0 else 4, 4):  # the lowest 2s, up to usable
-            held = hand[c]
-            while held > 0 and taken < usable:
-                wild_key = wild_key * 5 + c + 1
-                taken += 1
-                held -= 1
-        wild_key = wild_key * b + min(jokers, usable)
-        by_index: list[list[Action] | None] = _NO_CORES
-        by_key: dict[int, list[Action]] = _NO_KEYS
-        if k <= 4:
-            last_key, last = mr.cores_last
-            if wild_key == last_key:
-                by_index = last
-            else:
-                # (the tables in a list by the wilds' number, a few hundred at most: a
-                # dict was asked with the number boxed and hashed)
-                by_wilds = mr.cores_by_index
-                if wild_key >= len(by_wilds):
-                    by_wilds.extend([None] * (wild_key + 1 - len(by_wilds)))
-                table = by_wilds[wild_key]
-                if table is None:
-                    table = by_wilds[wild_key] = [None] * (b * b * b * b * 16)
-                by_index = table
-                mr.cores_last = (wild_key, by_index)
-        else:
-            by_key = mr.cores_by_key.get(wild_key, _NO_KEYS)
-            if by_key is _NO_KEYS:
-                by_key = mr.cores_by_key[wild_key] = {}
-        min_naturals = mr.min_naturals
-        # (read once: the rule set's parts are Python objects, slow to ask in the loop)
-        suit_classes = mr.suit_classes
-        # (where sequences are melded: the ranks held in each suit as bits, in machine
-        # integers, gathered by this pass over the hand rather than read again)
-        seqs: bool = mr.sequences
-        s0: i64 = 0
-        s1: i64 = 0
-        s2: i64 = 0
-        s3: i64 = 0
+    def _rank_melds(self, p: int, bits: i64, tables: TableCounts, a_two: i64, jokers: int,
+                    out: list[Action]) -> None:
+        """The smallest new melds of each rank held (:meth:`_cores`), looked up in the
+        tables kept by the wilds held (:meth:`_cores_table`) by how many of each of the
+        rank's cards are held (:func:`_holding_key`)."""
+        mr = self.settings
+        hand = self.hands[p]
+        k: i64 = mr.min_size
+        wild_ok = not (tables.wild_open and mr.wild_meld_blocks_wilds)
+        usable = min(mr.max_wilds, mr.min_size - mr.min_naturals) if wild_ok else 0
+        wild_key = _wilds_key(hand, a_two, jokers, usable, k + 1)
+        by_index = self._cores_table(wild_key) if k <= 4 else _NO_CORES
+        by_key = _NO_KEYS if k <= 4 else self._cores_dict(wild_key)
+        open_ranks, book_ranks = tables.open_ranks, tables.book_ranks
         one_per_rank: bool = mr.one_open_meld_per_rank
         plain: bool = mr.plain_classes
-        # (the pass in machine integers: compiled, each sum or product of Python numbers
-        # was a call of its own, with a check for overflow)
         books_per_rank: i64 = mr.books_per_rank
-        need: i64 = min_naturals
-        kk: i64 = k
-        bb: i64 = b
-        # (the ranks held as bits, and each one's lowest suit held, two bits a rank; and
-        # under suit classes or where sequences are melded, the ranks held in each suit)
-        held_ranks: i64 = 0
-        low_suits: i64 = 0
-        by_suit = seqs or suit_classes
-        # (the ranks 4 to ace are bits 8 to 51, four a rank: only the ranks held are
-        # looked at, the others passed over a rank at a time in machine integers)
-        rest: i64 = (bits >> 8) & 0xFFFFFFFFFFF
+        need: i64 = mr.min_naturals
+        # (only the ranks held are looked at: fast path, docs/design.md#the-listing)
+        rest: i64 = (bits & BB_NATURALS) >> FIRST_NATURAL
         rank: i64 = 3
         while rest:
             rank += 1
-            nib: i64 = rest & 15  # the rank's suits held
+            suits: i64 = rest & BB_RANK_SUITS
             rest >>= 4
-            if not nib:
+            if not suits:
                 continue
             base: i64 = (rank - 2) * 4
-            if by_suit:  # the rank held in each suit, for the sequences and additions
-                bit = i64(1) << rank
-                if nib & 1:
-                    s0 |= bit
-                if nib & 2:
-                    s1 |= bit
-                if nib & 4:
-                    s2 |= bit
-                if nib & 8:
-                    s3 |= bit
-            # the rank held, and its lowest card's suit (two bits a rank), for the
-            # additions below
-            low: i64 = 0 if nib & 1 else 1 if nib & 2 else 2 if nib & 4 else 3
-            held_ranks |= i64(1) << rank
-            low_suits |= low << (2 * rank)
-            if gather:
-                if suit_classes:  # each card held
-                    disc |= nib << base
-                else:  # the rank's lowest card held
-                    disc |= one << (base + low)
-            # (the counts read only of the suits held)
-            h0: i64 = hand[base] if nib & 1 else 0
-            h1: i64 = hand[base + 1] if nib & 2 else 0
-            h2: i64 = hand[base + 2] if nib & 4 else 0
-            h3: i64 = hand[base + 3] if nib & 8 else 0
+            h0: i64 = hand[base] if suits & 1 else 0
+            h1: i64 = hand[base + 1] if suits & 2 else 0
+            h2: i64 = hand[base + 2] if suits & 4 else 0
+            h3: i64 = hand[base + 3] if suits & 8 else 0
             if h0 + h1 + h2 + h3 < need:
                 continue
             if one_per_rank and open_ranks[rank]:
                 continue
             if books_per_rank and book_ranks[rank] + open_ranks[rank] >= books_per_rank:
                 continue
-            # (each count at most k, by comparison: compiled, min() is Python's own builtin)
-            h0 = h0 if h0 < kk else kk
-            if plain:
-                # Under the usual classes a smallest meld takes the rank's lowest cards
-                # held, so only the first k count: (3, 1, 0, 0) and (3, 0, 0, 2) of a
-                # meld of three make the same melds, and share a key.
-                h1 = h1 if h1 < kk - h0 else kk - h0
-                h2 = h2 if h2 < kk - h0 - h1 else kk - h0 - h1
-                h3 = h3 if h3 < kk - h0 - h1 - h2 else kk - h0 - h1 - h2
-            else:
-                h1 = h1 if h1 < kk else kk
-                h2 = h2 if h2 < kk else kk
-                h3 = h3 if h3 < kk else kk
-            key: i64 = (((h0 * bb + h1) * bb + h2) * bb + h3) * 16 + rank
+            key = _holding_key(h0, h1, h2, h3, k, plain) * 16 + rank
             if by_index:
                 found = by_index[key]
                 if found is None:
@@ -635,131 +656,147 @@ class Hand(CheckedHand):
                 if found is None:
                     found = by_key[key] = self._cores(rank, cards_of(hand, 0, 4), jokers,
                                                       usable)
-            # (appended: compiled, extend goes through a slice assignment, some 200
-            # machine instructions even for the usual list of none, one or two)
-            for move in found:
+            for move in found:  # (appended: fast path, docs/design.md#the-listing)
                 out.append(move)
-        if gather and jokers:
-            disc |= one << JOKER
-        # the black 3s (only where they are melded: the only melds of 3s are of black 3s)
-        black = cards_of(hand, 4, 8, 3) if mr.black_melded else _NO_CARDS
-        black_to_go_out = mr.black_to_go_out
-        if seqs:
-            # The lowest ranks of the runs of k held in a suit, as bits: the ranks held
-            # whose next k - 1 are held too (most suits have none, and are passed over
-            # without a step through their ranks).
-            for suit in range(4):
-                in_suit: i64 = s0 if suit == 0 else s1 if suit == 1 else s2 if suit == 2 \
-                    else s3
-                lows: i64 = in_suit
-                j: i64
-                for j in range(1, kk):
-                    lows &= in_suit >> j
-                if lows:
-                    for low in range(4, 16 - k):
-                        if (lows >> low) & 1:
-                            out.append(_run(suit, low, k))
-        if mr.wild_melds and not wild_open and not (
-                not opened and mr.wild_meld_blocks_wilds and k < mr.book_size
-                and any(m.wilds for m in self.melds[team])):
-            # (they depend only on the wilds held, each count up to k: worked out once
-            # for each such holding and kept)
-            wk: i64 = 0
-            room: i64 = kk
-            c4: i64
-            for c4 in range(4):
-                n4: i64 = hand[c4]
-                n4 = n4 if n4 < room else room
-                room -= n4
-                wk = wk * (kk + 1) + n4
-            held_jokers: i64 = jokers
-            wk = wk * (kk + 1) + (held_jokers if held_jokers < kk else kk)
-            # (in a list by that number, as the tables above)
-            made_by = mr.wild_melds_by
-            if wk >= len(made_by):
-                made_by.extend([None] * (wk + 1 - len(made_by)))
-            wild_made = made_by[wk]
-            if wild_made is None:
-                wild_made = made_by[wk] = [
-                    _lay(tuple(sorted(ws))) for ws in wild_sets(cards_of(hand, 0, 4), jokers, k)]
-            for move in wild_made:
-                out.append(move)
-        if check and left - k <= 1:
-            out[start:] = [m for m in out[start:] if self._fits_emptying(p, k, action=m)]
-        if (len(black) >= k and mr.black_melded
-                and not (mr.one_open_meld_per_rank and open_ranks[3])):
-            # Black 3s melded (threes.black_melded): few moves, each checked in full (so
-            # added after the emptying filter above). Where they go down only to go out,
-            # that takes all of them, or all but one.
-            for n in sorted({k, left - 1, left}):
-                if k <= n <= len(black) and (n == k or black_to_go_out):
-                    move = _lay(tuple(black[:n]))
-                    if self.is_legal(move):
-                        out.append(move)
-        # (black 3s added to their meld: checked in full, so put after the filter below;
-        # a list made only where they are)
-        checked: list[Action] | None = None
-        start = len(out)
+
+    def _cores_table(self, wild_key: i64) -> list[list[Action] | None]:
+        """The smallest melds kept for the wilds ``wild_key`` (:func:`_wilds_key`), as a
+        list indexed by :func:`_holding_key` and the rank, where a meld is of four cards
+        or fewer (every preset); the last table asked is kept at hand."""
+        mr = self.settings
+        last_key, last = mr.cores_last
+        if wild_key == last_key:
+            return last
+        by_wilds = mr.cores_by_index
+        if wild_key >= len(by_wilds):
+            by_wilds.extend([None] * (wild_key + 1 - len(by_wilds)))
+        table = by_wilds[wild_key]
+        if table is None:
+            b = mr.min_size + 1
+            table = by_wilds[wild_key] = [None] * (b * b * b * b * 16)
+        mr.cores_last = (wild_key, table)
+        return table
+
+    def _cores_dict(self, wild_key: i64) -> dict[int, list[Action]]:
+        """:meth:`_cores_table` where melds are larger, as a dict by the same key."""
+        mr = self.settings
+        by_key = mr.cores_by_key.get(wild_key, _NO_KEYS)
+        if by_key is _NO_KEYS:
+            by_key = mr.cores_by_key[wild_key] = {}
+        return by_key
+
+    def _may_meld_wilds(self, team: int, opened: bool, wild_open: bool) -> bool:
+        """Whether the team may lay a new meld of wild cards now: the rules have them,
+        none is open, and (while laying out an opening, where an open one blocks wilds
+        elsewhere) no meld laid out holds a wild."""
+        mr = self.settings
+        if not mr.wild_melds or wild_open:
+            return False
+        if opened or not mr.wild_meld_blocks_wilds or mr.min_size >= mr.book_size:
+            return True
+        return not any(m.wilds for m in self.melds[team])
+
+    def _wild_card_melds(self, hand: list[int], jokers: int, out: list[Action]) -> None:
+        """The smallest melds of wild cards, kept by the wilds held (each count up to a
+        meld's size)."""
+        mr = self.settings
+        kk: i64 = mr.min_size
+        wk: i64 = 0
+        room: i64 = kk
+        c: i64
+        for c in range(4):
+            n: i64 = hand[c]
+            n = n if n < room else room
+            room -= n
+            wk = wk * (kk + 1) + n
+        held_jokers: i64 = jokers
+        wk = wk * (kk + 1) + (held_jokers if held_jokers < kk else kk)
+        made_by = mr.wild_melds_by
+        if wk >= len(made_by):
+            made_by.extend([None] * (wk + 1 - len(made_by)))
+        made = made_by[wk]
+        if made is None:
+            made = made_by[wk] = [_lay(tuple(sorted(ws)))
+                                  for ws in wild_sets(cards_of(hand, 0, 4), jokers, mr.min_size)]
+        for move in made:
+            out.append(move)
+
+    def _black_three_melds(self, black: list[Card], left: int, out: list[Action]) -> None:
+        """A meld of the black 3s held (where the rules meld them): each checked in full.
+        Where they go down only to go out, that takes all of them, or all but one."""
+        k = self.settings.min_size
+        to_go_out = self.settings.black_to_go_out
+        for n in sorted({k, left - 1, left}):
+            if k <= n <= len(black) and (n == k or to_go_out):
+                move = _lay(tuple(black[:n]))
+                if self.is_legal(move):
+                    out.append(move)
+
+    def _additions(self, team: int, bits: i64, a_two: i64, jokers: int, black: list[Card],
+                   left: int, wild_open: bool, out: list[Action]) -> list[Action] | None:
+        """One card added to each meld of the team's it may go on: a natural of its rank
+        (the lowest held, :func:`_each_card_added` or :meth:`_class_additions`), a wild
+        (:func:`_wild_additions`), a card extending a sequence. The black 3s for their
+        meld are returned apart (checked in full), None where there are none."""
+        mr = self.settings
         size = mr.book_size
-        # (whether a wild-card meld is open: the table's kept counts say, as above)
-        wild_add_ok = not (mr.wild_meld_blocks_wilds and wild_open)
-        rank_classes = mr.rank_classes
+        plain: bool = mr.plain_classes
+        suit_classes: bool = mr.suit_classes
+        burn: bool = mr.burn_wilds
+        wilds_held = a_two >= 0 or jokers > 0
+        # (a wild goes on a meld of a rank unless an open wild-card meld blocks it)
+        wilds_on_ranks = wilds_held and not (mr.wild_meld_blocks_wilds and wild_open)
+        checked: list[Action] | None = None
         for i, m in enumerate(self.melds[team]):
             kind = m.kind
-            if kind == RANK_MELD and m.rank == 3:  # black 3s: only black 3s go on
-                if not black:
-                    continue
-                for n in sorted({1, left - 1, left}):
-                    if 1 <= n <= len(black) and (n == 1 or black_to_go_out):
-                        added = _add(i, black[0]) if n == 1 else AddToMeld(i, tuple(black[:n]))
-                        if self.is_legal(added):
-                            if checked is None:
-                                checked = []
-                            checked.append(added)
+            if kind == RANK_MELD and m.rank == 3:
+                if black:
+                    checked = self._black_three_additions(i, black, left, checked)
             elif kind == RANK_MELD:
                 r: i64 = m.rank
-                if plain:  # the lowest card of the rank held (from the pass over the ranks)
-                    if (held_ranks >> r) & 1:
-                        out.append(_add(i, (r - 2) * 4 + ((low_suits >> (2 * r)) & 3)))
+                if plain:  # the rank's lowest card held (fast path: docs/design.md#the-listing)
+                    suits: i64 = (bits >> ((r - 2) * 4)) & BB_RANK_SUITS
+                    if suits:
+                        out.append(_add(i, (r - 2) * 4 + lowest_suit(suits)))
                 elif suit_classes:  # each natural its own class: each card held
-                    base = (r - 2) * 4
-                    if (s0 >> r) & 1:
-                        out.append(_add(i, base))
-                    if (s1 >> r) & 1:
-                        out.append(_add(i, base + 1))
-                    if (s2 >> r) & 1:
-                        out.append(_add(i, base + 2))
-                    if (s3 >> r) & 1:
-                        out.append(_add(i, base + 3))
+                    suits = (bits >> ((r - 2) * 4)) & BB_RANK_SUITS
+                    if suits:
+                        _each_card_added(i, (r - 2) * 4, suits, out)
                 else:
-                    for members in rank_classes[m.rank]:
-                        for c in members:
-                            if hand[c]:
-                                out.append(_add(i, c))
-                                break
-                if (wild_add_ok and (m.size < size or mr.burn_wilds)
-                        and m.wilds < mr.max_wilds
-                        and not (mr.naturals_exceed_wilds and m.wilds + 1 >= m.naturals)):
-                    if a_two >= 0:
-                        out.append(_add(i, a_two))
-                    if jokers:
-                        out.append(_add(i, JOKER))
+                    self._class_additions(i, m.rank, out)
+                if wilds_on_ranks and (m.size < size or burn) and m.wilds < most_wilds(
+                        m.naturals, mr.max_wilds, mr.naturals_exceed_wilds):
+                    _wild_additions(i, a_two, jokers, out)
             elif m.size < size:
                 if kind == SEQUENCE:
-                    if m.low > 4 and hand[(m.low - 3) * 4 + m.suit]:
-                        out.append(_add(i, (m.low - 3) * 4 + m.suit))
-                    if m.high < 14 and hand[(m.high - 1) * 4 + m.suit]:
-                        out.append(_add(i, (m.high - 1) * 4 + m.suit))
-                elif kind == WILD_MELD:
-                    if a_two >= 0:
-                        out.append(_add(i, a_two))
-                    if jokers:
-                        out.append(_add(i, JOKER))
-        if check and left - 1 <= 1:
-            out[start:] = [m for m in out[start:] if self._fits_emptying(p, 1, action=m)]
-        if checked is not None:
-            out.extend(checked)
-        return disc
+                    _sequence_additions(i, m, bits, out)
+                elif kind == WILD_MELD and wilds_held:
+                    _wild_additions(i, a_two, jokers, out)
+        return checked
+
+    def _class_additions(self, i: int, rank: int, out: list[Action]) -> None:
+        """A natural of each class of ``rank`` held, added to meld ``i`` (where the
+        classes are neither the usual ones nor each natural its own)."""
+        hand = self.hands[self.actor]
+        for members in self.settings.rank_classes[rank]:
+            for c in members:
+                if hand[c]:
+                    out.append(_add(i, c))
+                    break
+
+    def _black_three_additions(self, i: int, black: list[Card], left: int,
+                               checked: list[Action] | None) -> list[Action] | None:
+        """Black 3s added to their meld ``i``: one, or (where they go down only to go
+        out) all held or all but one; each checked in full, put in ``checked``."""
+        to_go_out = self.settings.black_to_go_out
+        for n in sorted({1, left - 1, left}):
+            if 1 <= n <= len(black) and (n == 1 or to_go_out):
+                added = _add(i, black[0]) if n == 1 else AddToMeld(i, tuple(black[:n]))
+                if self.is_legal(added):
+                    if checked is None:
+                        checked = []
+                    checked.append(added)
+        return checked
 
     def _cores(self, rank: int, two_cards: list[Card], jokers: int,
                usable: int) -> list[Action]:
@@ -800,7 +837,7 @@ class Hand(CheckedHand):
         out: list[Action] = []
         for n in range(k if k < have else have, mr.min_naturals - 1, -1):
             w = k - n
-            if w > usable or (mr.naturals_exceed_wilds and w >= n):
+            if w > usable or w > most_wilds(n, mr.max_wilds, mr.naturals_exceed_wilds):
                 break
             for suits in by_count[n]:
                 _with_wilds(tuple([base + s for s in suits]), two_cards, jokers, w, True, out)
@@ -823,7 +860,7 @@ class Hand(CheckedHand):
         ordered = mr.plain_classes or mr.suit_classes
         for n in range(k if k < have else have, mr.min_naturals - 1, -1):
             w = k - n
-            if w > usable or (mr.naturals_exceed_wilds and w >= n):
+            if w > usable or w > most_wilds(n, mr.max_wilds, mr.naturals_exceed_wilds):
                 break
             for nat in picks(groups, n):
                 _with_wilds(nat, two_cards, jokers, w, ordered, out)
@@ -847,7 +884,7 @@ class Hand(CheckedHand):
         have = len(naturals)
         for n in range(have, mr.min_naturals - 1, -1):
             w = k - n
-            if w > usable or (mr.naturals_exceed_wilds and w >= n):
+            if w > usable or w > most_wilds(n, mr.max_wilds, mr.naturals_exceed_wilds):
                 break
             _with_wilds(tuple(naturals[:n]), two_cards, jokers, w, True, out)
         return out
@@ -859,7 +896,8 @@ class Hand(CheckedHand):
         st = self.settings
         hand = self.hands[p]
         base = (rank - 2) * 4
-        if (not (self.held[p].bits >> base) & 15 and (st.plain_classes or st.suit_classes)
+        if (not (self.held[p].bits >> base) & BB_RANK_SUITS
+                and (st.plain_classes or st.suit_classes)
                 and not (st.show_meld_on_board and self.opened[self.team_of[p]])):
             # No natural of the rank held (the player's bits, :class:`Held`): nothing can
             # be shown, and no meld of it on the table could be shown instead (the usual

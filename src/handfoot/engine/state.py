@@ -9,10 +9,8 @@ Melds laid out for an opening that has not gone down yet ("staged") lie in the
 team's melds while ``opened`` is still false: they belong to the player whose turn
 it is, count toward the opening, and go back to that hand if taken back.
 
-A count in a list is changed as ``counts[c] = counts[c] + 1``, not ``counts[c] += 1``:
-compiled by mypyc, the augmented form adds through Python's generic number protocol
-(some 90 machine instructions an addition, against a few), and the engine, the views
-and the bots change counts at every move.
+A count in a list is changed as ``counts[c] = counts[c] + 1``, not ``counts[c] += 1``
+(fast path: docs/design.md#the-state).
 """
 
 from __future__ import annotations
@@ -41,7 +39,17 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import NO_CARDS, NUM_CARDS, RANK, SUIT, WILD, Card, is_red_three
+from handfoot.cards import (
+    NO_CARDS,
+    NUM_CARDS,
+    RANK,
+    SUIT,
+    WILD,
+    Card,
+    format_card,
+    format_cards,
+    is_red_three,
+)
 from handfoot.engine.deal import Deal, shuffle
 from handfoot.engine.melds import (
     RANK_MELD,
@@ -66,13 +74,12 @@ class Phase(IntEnum):
     OVER = 4  #: the hand is over
 
 
-# The phases again as plain module names: the engine reads them on every action, and
-# reading an enum's member goes through its class each time.
-_CHOOSE: Final = Phase.CHOOSE
-_DRAW: Final = Phase.DRAW
-_PLAY: Final = Phase.PLAY
-_ASK: Final = Phase.ASK
-_OVER: Final = Phase.OVER
+# The phases as plain module names: read on every action (an enum member is read through its class).
+PHASE_CHOOSE: Final = Phase.CHOOSE
+PHASE_DRAW: Final = Phase.DRAW
+PHASE_PLAY: Final = Phase.PLAY
+PHASE_ASK: Final = Phase.ASK
+PHASE_OVER: Final = Phase.OVER
 
 #: a team's table: its open melds and its books, each counted by rank (a list indexed by
 #: the rank, 2 to 14), and whether a wild-card meld is open
@@ -84,8 +91,7 @@ class TableCounts:
     """A team's table counted by rank (:meth:`CheckedHand.table_counts`), at table
     version :attr:`version`: :attr:`open_ranks` and :attr:`book_ranks` are its open
     melds and its books (lists indexed by the rank, 2 to 14), :attr:`wild_open` whether
-    a wild-card meld is open. (A class of its own, not a tuple: compiled, its fields
-    are read directly, where a tuple kept in a list was unpacked anew at every read.)"""
+    a wild-card meld is open. (A class, not a tuple: docs/design.md#the-state.)"""
 
     __slots__ = ("book_ranks", "open_ranks", "version", "wild_open")
 
@@ -123,10 +129,8 @@ class Held:
     """Which cards a seat holds, as the bits of one machine integer: bit ``c`` is set
     where the seat holds one or more of card ``c`` (:attr:`HandState.held`). Kept with
     the seat's counts at each change, so that the legal moves find the ranks held, and
-    their suits, in a few operations on it rather than by reading the 53 counts
-    (compiled, a count read from its list is some 16 machine instructions, and a listing
-    read 44 of them). A class, as :class:`TableCounts`: its field is a machine integer,
-    where a number this large kept in a list is a Python object made at each change."""
+    their suits, in a few operations on it rather than by reading the 53 counts (fast
+    path: docs/design.md#card-sets)."""
 
     __slots__ = ("bits",)
 
@@ -136,8 +140,7 @@ class Held:
 
 def bits_held(counts: list[int]) -> i64:
     """The bits of the cards of which ``counts`` holds one or more (:class:`Held`)."""
-    # (a list, read directly: compiled, a Sequence is indexed through Python's generic
-    # protocol, some 10,000 machine instructions a hand of counts)
+    # (fast path: docs/design.md#the-state)
     bits: i64 = 0
     one: i64 = 1 if counts else 0  # (not a constant: see card_bit)
     c: i64
@@ -149,8 +152,7 @@ def bits_held(counts: list[int]) -> i64:
 
 def card_bit(c: i64) -> i64:
     """The bit of card ``c`` (:class:`Held`)."""
-    # (not ``i64(1) << c``: compiled, mypyc writes a constant 1 shifted in C as an int of
-    # 32 bits, which a shift past bit 31 overflows; a value it cannot know stays 64)
+    # (fast path: docs/design.md#the-state)
     one: i64 = 1 if c >= 0 else 0
     return one << c
 
@@ -162,7 +164,7 @@ _NO_HELD: Final = Held()
 FACE_DOWN: Final[Card] = 0
 _NO_RNG: Final = random.Random(0)
 _NO_DEAL: Final = Deal((), 0)
-_UNSET: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
+UNSET_DEAL: Final = Deal((), -1)  #: the deal of a state whose parts its maker sets one by one
 # A seat copy is never played on, so its face-down cards are lists made once and shared
 # (a copy that is played on, for a check, is a clone: it copies them).
 _FACE_DOWN: Final[dict[int, list[Card]]] = {}
@@ -200,10 +202,97 @@ def _face_down_pile(pile: list[Card]) -> list[Card]:
 
 @mypyc_attr(serializable=True)
 class _Owner:
-    """A mark of its own for each state (compiled, made in C: ``object()`` was looked up
-    among the builtins and called through Python's generic call at every seat copy)."""
+    """A mark of its own for each state (a class: docs/design.md#the-state)."""
 
     __slots__ = ()
+
+
+_NO_PILE: Final[list[Card]] = []  #: (read only) no pile copied for a record
+#: what the player to act does, by phase (:meth:`HandState.__repr__`)
+_PHASE_WORDS: Final = ("to choose a stack", "to draw", "to play", "to answer", "over")
+
+
+def _meld_words(m: Meld, book_size: int) -> str:
+    """A meld in a few words: "Queens ×4 clean", "7s ×7 dirty book"."""
+    kind = "clean" if not m.wilds else "wild" if m.kind == WILD_MELD else "dirty"
+    return f"{m.describe()} ×{m.size} {kind}" + (" book" if m.size >= book_size else "")
+
+
+def _net(gained: list[Card], lost: list[Card]) -> tuple[Card, ...]:
+    """The cards of ``gained`` not matched by one of ``lost``, lowest first."""
+    counts = [0] * NUM_CARDS
+    for c in gained:
+        counts[c] = counts[c] + 1
+    for c in lost:
+        counts[c] = counts[c] - 1
+    return tuple([c for c in range(NUM_CARDS) for _ in range(counts[c])])
+
+
+@mypyc_attr(serializable=True)
+class Played:
+    """What one action did, as :meth:`HandState.play` (and :meth:`CheckedHand.apply`)
+    returns it: read by the narration and the move log, never changed.
+
+    ``cards_in`` are the cards the action brought into the seat's hand and kept there
+    (drawn, taken from the pile, the foot), lowest card first: only that seat sees them.
+    ``meld`` is the index of the team's meld made or added to (-1: none), described by
+    ``meld_label``, ``meld_kind`` and ``meld_cards`` as it is after the action.
+    ``ended_by`` is how the hand ended ("out", "stock"), or "" where it goes on.
+    """
+
+    seat: Final[int]
+    team: Final[int]
+    action: Final[Action]
+    drawn: Final[int]  #: cards taken from the stock (seen by the seat only)
+    cards_in: Final[tuple[Card, ...]]
+    pile_cards: Final[tuple[Card, ...]]  #: the pile's cards taken, its top last
+    pile_top: Final[Card | None]  #: the pile's top card before the action
+    meld: Final[int]
+    meld_label: Final[str]
+    meld_kind: Final[int]
+    meld_cards: Final[tuple[Card, ...]]
+    meld_size_before: Final[int]  #: the meld's size before a card was added (0: new)
+    melds_made: Final[int]
+    points: Final[int]  #: what the cards laid down are worth
+    red_threes: Final[int]  #: red 3s laid on the table
+    opened: Final[bool]  #: the action opened the team (went down)
+    had_opened: Final[bool]  #: the team had gone down before the action
+    went_out: Final[bool]
+    ended_by: Final[str]
+
+    def __init__(self, seat: int, team: int, action: Action, drawn: int,
+                 cards_in: tuple[Card, ...], pile_cards: tuple[Card, ...],
+                 pile_top: Card | None, meld: int, meld_label: str, meld_kind: int,
+                 meld_cards: tuple[Card, ...], meld_size_before: int, melds_made: int,
+                 points: int, red_threes: int, opened: bool, had_opened: bool,
+                 went_out: bool, ended_by: str) -> None:
+        self.seat = seat
+        self.team = team
+        self.action = action
+        self.drawn = drawn
+        self.cards_in = cards_in
+        self.pile_cards = pile_cards
+        self.pile_top = pile_top
+        self.meld = meld
+        self.meld_label = meld_label
+        self.meld_kind = meld_kind
+        self.meld_cards = meld_cards
+        self.meld_size_before = meld_size_before
+        self.melds_made = melds_made
+        self.points = points
+        self.red_threes = red_threes
+        self.opened = opened
+        self.had_opened = had_opened
+        self.went_out = went_out
+        self.ended_by = ended_by
+
+    def __repr__(self) -> str:
+        return (f"<Played seat {self.seat + 1} {self.action.notation()}"
+                + (f": {len(self.cards_in)} cards in" if self.cards_in else "")
+                + (f", {self.meld_label} ({len(self.meld_cards)} cards)"
+                   if self.meld >= 0 else "")
+                + (f", {self.points} points" if self.points else "")
+                + (f", hand over ({self.ended_by})" if self.ended_by else "") + ">")
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -217,7 +306,10 @@ class HandState:
         self.deal = deal
         #: this state's mark on the melds it may change in place (see :meth:`_own`)
         self.owner: object = _Owner()
-        if deal is _UNSET:
+        #: the cards taken from the stock while :meth:`play` carries out an action (None
+        #: otherwise: :meth:`push` keeps no record)
+        self.drawn: list[Card] | None = None
+        if deal is UNSET_DEAL:
             return  # a copy in the making: its parts are set by the copier
         #: the settings read at every move, as compiled fields (:mod:`.settings`)
         self.settings: Settings = settings_of(rules)
@@ -297,11 +389,11 @@ class HandState:
         self.table_version = [0] * self.teams
         self._reset_view_caches()
         if rules.deal.choose_hand == "seeing-tops":
-            self.phase = _CHOOSE
+            self.phase = PHASE_CHOOSE
         else:
             for s in range(n):
                 self._set_hand(s, 0)
-            self.phase = _DRAW
+            self.phase = PHASE_DRAW
             self._lay_dealt_red_threes()
 
     def _reset_view_caches(self) -> None:
@@ -349,7 +441,7 @@ class HandState:
         """How many cards ``seat`` holds in its hand and in its foot, as the whole
         table sees them (while hands are chosen: the two stacks it has not chosen
         between yet)."""
-        if self.phase == _CHOOSE and self.feet[seat] is None:
+        if self.phase == PHASE_CHOOSE and self.feet[seat] is None:
             hand, foot = self.stacks[seat]
             return len(hand), len(foot)
         return self.hand_len[seat], self.foot_size(seat)
@@ -360,7 +452,7 @@ class HandState:
 
     @property
     def over(self) -> bool:
-        return self.phase == _OVER
+        return self.phase == PHASE_OVER
 
     def staged(self, team: int) -> list[Meld]:
         """The melds laid out for this team's opening that has not gone down yet."""
@@ -415,7 +507,11 @@ class HandState:
     def _pop_stock(self) -> Card | None:
         if not self.stock and not self._reshuffle():
             return None
-        return self.stock.pop()
+        c = self.stock.pop()
+        drawn = self.drawn
+        if drawn is not None:  # (a record is being made: see :meth:`play`)
+            drawn.append(c)
+        return c
 
     def _reshuffle(self) -> bool:
         """Shuffle all of the pile but its top card into a new stock, where the rules do.
@@ -562,6 +658,41 @@ class HandState:
             return "you must ask your partner first"
         return None
 
+    def __repr__(self) -> str:
+        """The position at a glance, as a debugger or a failing test shows it: the rule
+        set, whose turn and what they do, the pile's top and the stock, each seat's hand
+        (a foot by its count) and each team's melds.
+
+        >>> from handfoot.engine import Hand
+        >>> from handfoot.rules import preset
+        >>> from handfoot.testing import stacked_deal
+        >>> rules = preset("classic")
+        >>> hand = Hand(rules, stacked_deal(rules, hands={0: "4S 7H 7D QC QD QS 2C JK 9S 10H KH"}))
+        >>> print(hand)  # doctest: +ELLIPSIS
+        <Hand classic, hand 1 turn 0: seat 1 to draw; pile empty, stock 182
+          seat 1: hand 4♠ 7♦ 7♥ 9♠ 10♥ Q♣ Q♦ Q♠ K♥ 2♣ Joker, foot 11 cards
+          seat 2: hand ..., foot 11 cards
+        ...
+          team 1 not down: no melds
+          team 2 not down: no melds>
+        """
+        pile = f"pile {len(self.pile)} ({format_card(self.pile[-1])} top)" if self.pile \
+            else "pile empty"
+        who = f"over ({self.ended_by})" if self.phase == PHASE_OVER \
+            else f"seat {self.actor + 1} {_PHASE_WORDS[self.phase]}"
+        lines = [f"<Hand {self.rules.name}, hand {self.hand_number} turn {self.turn_number}: "
+                 f"{who}; {pile}, stock {len(self.stock)}"]
+        for s in range(self.seats):
+            foot = self.feet[s]
+            lines.append(f"  seat {s + 1}: hand {format_cards(self.hand_cards(s)) or 'empty'}, "
+                         + (f"foot {len(foot)} cards" if foot is not None else "in the foot"))
+        for t in range(self.teams):
+            melds = ", ".join(_meld_words(m, self.settings.book_size) for m in self.melds[t])
+            down = "down" if self.opened[t] else "laying out" if melds else "not down"
+            red = f"; red 3s: {len(self.red_threes[t])}" if self.red_threes[t] else ""
+            lines.append(f"  team {t + 1} {down}: {melds or 'no melds'}{red}")
+        return "\n".join(lines) + ">"
+
     # ------------------------------------------------------------------ push
     def push(self, action: Action) -> None:
         """Carry out an action already known to be legal (no checks)."""
@@ -606,7 +737,7 @@ class HandState:
             self.held[p].bits |= card_bit(c)
             self.known[p][c] = self.known[p][c] + 1
             self.known_version += 1
-            self.phase = _PLAY
+            self.phase = PHASE_PLAY
             self.may_end_turn = self.rules.turn.first_turn_upcard == "take-no-discard"
             if self.rules.threes.red == "board":
                 self._lay_red_threes(p)
@@ -614,21 +745,83 @@ class HandState:
             self._end_turn(p)
         elif isinstance(action, AskToGoOut):
             self.asked = True
-            self.phase = _ASK
+            self.phase = PHASE_ASK
             self.actor = self.partner_to_ask(p)
         elif isinstance(action, AnswerGoOut):
             self.permission = action.yes
-            self.phase = _PLAY
+            self.phase = PHASE_PLAY
             self.actor = self.seat
         elif isinstance(action, ChooseHand):
             self._set_hand(p, action.stack)
             nxt = (p + 1) % self.seats
             if nxt == self.first_seat:
-                self.phase = _DRAW
+                self.phase = PHASE_DRAW
                 self.actor = self.first_seat
                 self._lay_dealt_red_threes()
             else:
                 self.actor = nxt
+
+    def play(self, action: Action) -> Played:
+        """Carry out an action already known to be legal, as :meth:`push` does, and say
+        what it did (:class:`Played`), from what is at hand before and after it."""
+        p = self.actor
+        team = self.team_of[p]
+        had_opened = self.opened[team]
+        melds_before = len(self.melds[team])
+        red_before = len(self.red_threes[team])
+        went_before = self.went_out
+        hand_len = self.hand_len[p]
+        pile_top = self.pile[-1] if self.pile else None
+        pile = self.pile[:] if isinstance(action, TakePile) else _NO_PILE
+        foot = self.feet[p] if isinstance(action, PickUpFoot) else None
+        size_before = 0
+        if isinstance(action, AddToMeld) and 0 <= action.meld < melds_before:
+            size_before = self.melds[team][action.meld].size
+        points = self._points_laid(action, team, pile_top)
+        drawn: list[Card] = []
+        self.drawn = drawn
+        try:
+            self.push(action)
+        finally:
+            self.drawn = None
+        taken = tuple(pile[len(self.pile):]) if isinstance(action, TakePile) \
+            else (pile_top,) if isinstance(action, TakeUpcard) and pile_top is not None else ()
+        gained = [*drawn, *taken[:-1 if isinstance(action, TakePile) else None], *(foot or ())]
+        laid_red = self.red_threes[team][red_before:]
+        lost = [*laid_red, *(c for m in action.opening for c in m)] \
+            if isinstance(action, TakePile) else list(laid_red)
+        if isinstance(action, TakePile) and (hand_len + len(gained) - len(lost)
+                                             - self.hand_len[p]) > 0:
+            lost.extend(action.shown)  # (shown, and not kept in the hand)
+        melds = self.melds[team]
+        index = action.meld if isinstance(action, AddToMeld) else len(melds) - 1 \
+            if isinstance(action, LayMeld | LayDown | TakePile) and len(melds) > melds_before \
+            else -1
+        meld = melds[index] if 0 <= index < len(melds) else None
+        return Played(
+            p, team, action, len(drawn), _net(gained, lost), taken, pile_top,
+            index if meld is not None else -1, meld.describe() if meld else "",
+            meld.kind if meld else -1, tuple(meld.cards) if meld else (), size_before,
+            0 if isinstance(action, TakeBack) else max(len(melds) - melds_before, 0),
+            points, len(laid_red), not had_opened and self.opened[team], had_opened,
+            self.went_out == p and went_before != p,
+            self.ended_by if self.phase == PHASE_OVER else "")
+
+    def _points_laid(self, action: Action, team: int, pile_top: Card | None) -> int:
+        """What the cards ``action`` lays down are worth (asked before it is carried out:
+        going down counts the melds laid out)."""
+        values = self.rules.card_value
+        if isinstance(action, LayDown):
+            return sum(values[c] for m in action.melds for c in m)
+        if isinstance(action, LayMeld | AddToMeld):
+            return sum(values[c] for c in action.cards)
+        if isinstance(action, GoDown):
+            return sum(values[c] for m in self.melds[team] for c in m.cards)
+        if isinstance(action, TakePile):
+            return ((0 if pile_top is None else values[pile_top])
+                    + sum(values[c] for c in action.shown)
+                    + sum(values[c] for m in action.opening for c in m))
+        return 0
 
     def _remove(self, seat: int, cards: tuple[Card, ...]) -> None:
         for c in cards:
@@ -795,7 +988,7 @@ class HandState:
             held.bits |= card_bit(c)
         if board:
             self._lay_red_threes(seat)
-        self.phase = _PLAY
+        self.phase = PHASE_PLAY
 
     def pile_target(self, team: int, rank: int) -> int | None:
         """The meld a pile's top card of ``rank`` joins: the team's last open meld of
@@ -859,7 +1052,7 @@ class HandState:
         self.known_version += 1
         self.hand_len[seat] = self.hand_len[seat] + (count - 1)
         self.pile_wilds = 0  # "After this happens, the deck is unfrozen" (samba)
-        self.phase = _PLAY
+        self.phase = PHASE_PLAY
         if self.hand_len[seat] == 0 and self.in_foot[seat]:
             self._go_out(seat)
 
@@ -901,7 +1094,7 @@ class HandState:
         self.asked = False
         self.permission = None
         self.may_end_turn = False
-        self.phase = _DRAW
+        self.phase = PHASE_DRAW
         if not self._stock_available():
             self._end_hand("stock")
 
@@ -911,20 +1104,20 @@ class HandState:
             # without cards, draws again next turn. The first to go out is remembered.
             if self.went_out is None:
                 self.went_out = seat
-            if self.phase != _OVER:
+            if self.phase != PHASE_OVER:
                 self._end_turn(seat)
             return
         self.went_out = seat
         self._end_hand("out")
 
     def _end_hand(self, how: str) -> None:
-        self.phase = _OVER
+        self.phase = PHASE_OVER
         self.ended_by = how
 
     def call_time(self) -> None:
         """Time is called: the hand ends as it stands, with no going-out bonus (melds
         laid out for an opening that has not gone down go back to the hand)."""
-        if self.phase != _OVER:
+        if self.phase != PHASE_OVER:
             self.take_back_all()
             self._end_hand("time")
 
@@ -945,7 +1138,7 @@ class HandState:
         """A hand in the middle of play, put together from its parts (for search over
         imagined deals). ``hands`` are count vectors; ``melds`` are per team
         (kind, rank, suit, cards); ``stock`` has its top card last. No history, no deal."""
-        h = cls(rules, _UNSET)
+        h = cls(rules, UNSET_DEAL)
         n = rules.players.seats
         h.rules = rules
         h.settings = settings_of(rules)
@@ -995,7 +1188,7 @@ class HandState:
 
     def _blank(self) -> Self:
         """A state of this one's type with none of its parts set (its copier sets them)."""
-        return type(self)(self.rules, _UNSET)
+        return type(self)(self.rules, UNSET_DEAL)
 
     def _shallow(self) -> Self:
         """A copy sharing every part of this state (the copies below replace some)."""
@@ -1054,7 +1247,7 @@ class HandState:
         h.hands, h.feet, h.held = hands, feet, held
         h.stock, h.pile = _face_down(len(self.stock)), _face_down_pile(self.pile)
         h.stacks = ([([a[0], *[FACE_DOWN] * (len(a) - 1)], [b[0], *[FACE_DOWN] * (len(b) - 1)])
-                     for a, b in self.stacks] if self.phase == _CHOOSE else _NO_STACKS)
+                     for a, b in self.stacks] if self.phase == PHASE_CHOOSE else _NO_STACKS)
         h.deal, h.rng = _NO_DEAL, _NO_RNG  # never drawn on: a copy only answers what is legal
         # (shared empty lists: a seat copy is only read; a clone of it copies them)
         h._replay_shuffles, h.shuffles = _NO_SHUFFLES, _NO_SHUFFLES
@@ -1109,7 +1302,7 @@ class HandState:
         """How many of each card are anywhere (hands, feet, table, pile, stock)."""
         counts = [0] * NUM_CARDS
         for s in range(self.seats):
-            if self.phase == _CHOOSE and self.feet[s] is None:
+            if self.phase == PHASE_CHOOSE and self.feet[s] is None:
                 for c in self.stacks[s][0] + self.stacks[s][1]:
                     counts[c] = counts[c] + 1
                 continue

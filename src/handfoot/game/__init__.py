@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from mypy_extensions import mypyc_attr
 
 from handfoot.actions import Action
-from handfoot.engine import Deal, Hand, LegalActions, high_card_cut
-from handfoot.engine.state import _OVER
+from handfoot.engine import Deal, Hand, LegalActions, Played, high_card_cut
+from handfoot.engine.state import PHASE_OVER
 from handfoot.game.fair import KeyedRandom
 from handfoot.game.scoring import TeamScore, score_hand
 from handfoot.rules import Rules
@@ -65,6 +65,21 @@ class Game:
         self._hand: Hand | None = self._new_hand()
 
     # ---------------------------------------------------------------- hands
+    def __repr__(self) -> str:
+        """The game at a glance: the rule set, the hands played, the scores, and the hand
+        in play as :meth:`Hand.__repr__` shows it.
+
+        >>> from handfoot.rules import preset
+        >>> print(repr(Game(preset("classic"), seed=1)).splitlines()[0])  # doctest: +ELLIPSIS
+        <Game classic, hand 1 of 4, scores 0 to 0: <Hand classic, hand 1 turn 0: seat ...
+        """
+        scores = " to ".join(str(t) for t in self.totals)
+        if self.over:
+            return f"<Game {self.rules.name} over after {len(self.results)} hands: {scores}>"
+        hand = "the next hand not dealt yet" if self._hand is None else repr(self._hand)
+        return (f"<Game {self.rules.name}, hand {len(self.results) + 1} of "
+                f"{self.rules.game.hands}, scores {scores}: {hand}>")
+
     @property
     def hand(self) -> Hand:
         """The hand in play. Once one ends, the next is dealt when it is first asked for
@@ -121,15 +136,24 @@ class Game:
         :meth:`Hand.actor_legal` (False for a player that reads only the moves)."""
         return LegalActions(None, self.rules) if self.over else self.hand.actor_legal(copy)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Check and carry out an action; when it ends the hand, score it and deal the next."""
+    def apply(self, action: Action, seat: int | None = None) -> Played:
+        """Check and carry out an action, saying what it did; when it ends the hand,
+        score it (the next is dealt when asked for)."""
         self.verify(action, seat)
-        self.push(action)
+        return self.play(action)
 
     def push(self, action: Action) -> None:
+        """Carry out an action already checked (no record made: the simulations' way)."""
         self.hand.push(action)
-        if self.hand.phase == _OVER:
+        if self.hand.phase == PHASE_OVER:
             self._finish_hand()
+
+    def play(self, action: Action) -> Played:
+        """:meth:`push`, saying what the action did (:meth:`Hand.play`)."""
+        played = self.hand.play(action)
+        if self.hand.phase == PHASE_OVER:
+            self._finish_hand()
+        return played
 
     def call_time(self) -> None:
         """The monitor calls time: no new hand starts; the hand in play ends as it stands

@@ -6,8 +6,8 @@ went out) and, apart, the cards the player drew from the stock, which only that
 player saw. :func:`narrate` tells the move to one viewer: "You", "Your partner",
 or the player's name, and the drawn cards only to the player who drew them.
 
-The facts are read from the game before and after the action (:func:`before_move`,
-:func:`after_move`), never from a rule written again here.
+The facts are the engine's own record of the action (:class:`~handfoot.engine.Played`,
+returned by :meth:`Game.play` and :meth:`Game.apply`), never a rule written again here.
 
 >>> from handfoot.actions import DRAW, Discard
 >>> from handfoot.cards import parse_card
@@ -26,8 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from handfoot.actions import (
     Action,
@@ -46,35 +45,13 @@ from handfoot.actions import (
     TakePile,
     TakeUpcard,
 )
-from handfoot.cards import NUM_CARDS, Card, format_card, sort_key
-from handfoot.engine import Hand
+from handfoot.cards import Card, format_card, sort_key
+from handfoot.engine import Played
 from handfoot.game import Game
+from handfoot.game.scoring import book_kind
+from handfoot.rules import Rules
 
-__all__ = ["Before", "Move", "after_move", "before_move", "cards_text", "narrate", "play",
-           "who"]
-
-
-@dataclass(frozen=True, slots=True)
-class Before:
-    """What :func:`after_move` compares with: the table just before the action."""
-
-    actor: int
-    action: Action
-    hand_number: int
-    team: int
-    pile_size: int
-    pile_top: Card | None
-    stock_size: int
-    opened: bool
-    melds: int  #: the team's melds on the table
-    laid_out_points: int  #: the team's melds laid out for its opening, before going down
-    hand_count: int  #: cards in the actor's hand
-    red_threes: int  #: the team's red 3s on the table
-    own: tuple[int, ...]  #: the actor's cards by kind (for the actor's eyes only)
-    went_out: int | None  #: the seat that had gone out this hand
-    meld_size: int  #: the size of the meld the action adds to (0: none)
-    #: the hand the action is played in (read after it; never shown to anyone)
-    state: Hand = field(compare=False, repr=False)
+__all__ = ["Move", "cards_text", "move_of", "narrate", "play", "who"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,92 +79,30 @@ class Move:
     private_cards: tuple[Card, ...] = ()
 
 
-def before_move(game: Game, actor: int, action: Action) -> Before:
-    """The table before ``action``: call it just before the action is applied."""
-    hand = game.hand
-    team = game.rules.team_of[actor]
-    values = game.rules.card_value
-    laid = 0 if hand.opened[team] else sum(values[c] for m in hand.melds[team] for c in m.cards)
-    return Before(actor, action, hand.hand_number, team, len(hand.pile), hand.pile_top,
-                  len(hand.stock), hand.opened[team], len(hand.melds[team]), laid,
-                  hand.hand_len[actor], len(hand.red_threes[team]), tuple(hand.hands[actor]),
-                  hand.went_out, _size_of(hand.melds[team], action), hand)
-
-
-def after_move(game: Game, before: Before) -> Move:
-    """What the table saw of the action, once it has been applied."""
-    action, actor, team = before.action, before.actor, before.team
-    rules = game.rules
-    values = rules.card_value
-    team_of = tuple(rules.team_of)
-    hand = before.state  # as it is after the action, even if the next hand is dealt
-    over = None
-    went_out = hand.went_out == actor and before.went_out != actor
-    if game.results and game.results[-1].number == before.hand_number:
-        result = game.results[-1]  # the action ended the hand
-        over, went_out = result.ended_by, result.went_out == actor and went_out
-    melds = hand.melds[team]
-    red = len(hand.red_threes[team]) - before.red_threes
-    label, size, book = "", 0, None
-    index = _meld_index(action, before, len(melds))
-    if index is not None and 0 <= index < len(melds):
-        meld = melds[index]
-        label, size = meld.describe(), len(meld.cards)
-        if size >= rules.meld.book_size > before.meld_size:
-            from handfoot.game.scoring import book_kind
-            kind = book_kind(rules, meld.kind, meld.cards)
-            book = rules.words.name(kind) if kind else None
-    drew = 0
-    if isinstance(action, Draw):
-        drew = hand.hand_len[actor] - before.hand_count + red
-    taken = before.pile_size - len(hand.pile) if isinstance(action, TakePile | TakeUpcard) else 0
-    opened = not before.opened and hand.opened[team]
-    private: tuple[int, ...] = ()  # the cards it brought into the actor's hand
-    if isinstance(action, Draw | TakeUpcard | TakePile | PickUpFoot):
-        own, now = before.own, hand.hands[actor]
-        private = tuple(c for c in range(NUM_CARDS) if now[c] > own[c]
-                        for _ in range(now[c] - own[c]))
-    return Move(actor, team, action, team_of, pile_taken=taken, pile_top=before.pile_top,
-                drew=drew, points=_laid_points(action, values, before),
-                melds_laid=max(len(melds) - before.melds, 0) if not isinstance(action, TakeBack)
-                else 0, opened=opened, meld_label=label, meld_size=size, book=book,
-                had_opened=before.opened, red_threes=max(red, 0), went_out=went_out,
-                hand_over=over, private_cards=private)
-
-
-def _size_of(melds: Sequence[Any], action: Action) -> int:
-    if isinstance(action, AddToMeld) and 0 <= action.meld < len(melds):
-        return len(melds[action.meld].cards)
-    return 0
+def move_of(rules: Rules, played: Played) -> Move:
+    """What the table saw of an action, from the engine's record of it (:class:`Played`,
+    as :meth:`Game.play` and :meth:`Game.apply` return it)."""
+    action = played.action
+    book = None
+    if played.meld >= 0 and len(played.meld_cards) >= rules.meld.book_size \
+            > played.meld_size_before:
+        kind = book_kind(rules, played.meld_kind, played.meld_cards)
+        book = rules.words.name(kind) if kind else None
+    brought = isinstance(action, Draw | TakeUpcard | TakePile | PickUpFoot)
+    return Move(played.seat, played.team, action, tuple(rules.team_of),
+                pile_taken=len(played.pile_cards), pile_top=played.pile_top,
+                drew=played.drawn if isinstance(action, Draw) else 0, points=played.points,
+                melds_laid=played.melds_made, opened=played.opened,
+                had_opened=played.had_opened, meld_label=played.meld_label,
+                meld_size=len(played.meld_cards), book=book, red_threes=played.red_threes,
+                went_out=played.went_out, hand_over=played.ended_by or None,
+                private_cards=played.cards_in if brought else ())
 
 
 def play(game: Game, actor: int, action: Action) -> Move:
-    """Apply an action the engine has checked (``game.push``) and say what the table saw."""
-    before = before_move(game, actor, action)
-    game.push(action)
-    return after_move(game, before)
-
-
-def _meld_index(action: Action, before: Before, now: int) -> int | None:
-    if isinstance(action, AddToMeld):
-        return action.meld
-    if isinstance(action, LayMeld | LayDown | TakePile) and now > before.melds:
-        return now - 1
-    return None
-
-
-def _laid_points(action: Action, values: Sequence[int], before: Before) -> int:
-    if isinstance(action, LayDown):
-        return sum(values[c] for m in action.melds for c in m)
-    if isinstance(action, LayMeld | AddToMeld):
-        return sum(values[c] for c in action.cards)
-    if isinstance(action, GoDown):
-        return before.laid_out_points
-    if isinstance(action, TakePile):
-        top = 0 if before.pile_top is None else values[before.pile_top]
-        return (top + sum(values[c] for c in action.shown)
-                + sum(values[c] for m in action.opening for c in m))
-    return 0
+    """Apply an action the engine has checked (``game.play``) and say what the table saw
+    (``actor``: the seat to act, who plays it)."""
+    return move_of(game.rules, game.play(action))
 
 
 def cards_text(cards: Sequence[Card]) -> str:

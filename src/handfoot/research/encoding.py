@@ -49,6 +49,7 @@ from handfoot.actions import (
 )
 from handfoot.cards import JOKER, NUM_CARDS, RANK, WILD, Card
 from handfoot.engine import Hand
+from handfoot.engine.melds import most_wilds
 from handfoot.rules import Rules
 
 _FIXED: tuple[Action, ...] = (DRAW, TAKE_UPCARD, PICK_UP_FOOT, END_TURN, ASK, YES, NO, GO_DOWN,
@@ -104,7 +105,7 @@ class MoveCodec:
             classes = [members[0] for members in rules.rank_classes[rank]]
             for n in range(k, mr.min_naturals - 1, -1):
                 w = k - n
-                if w > mr.max_wilds or (mr.naturals_exceed_wilds and w >= n):
+                if w > most_wilds(n, mr.max_wilds, mr.naturals_exceed_wilds):
                     break
                 for nat in combinations_with_replacement(classes, n):
                     for t in range(w, -1, -1):

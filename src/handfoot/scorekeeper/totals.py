@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot.cards import JOKER, NUM_CARDS, RANK, WILD, Card, is_black_three, is_red_three
+from handfoot.engine.melds import fewest_naturals
 from handfoot.rules import Rules
 
 
@@ -119,10 +120,8 @@ def min_book_points(rules: Rules, kind: str) -> int:
 def dirty_naturals(rules: Rules) -> int:
     """The fewest natural cards in a complete book with wild cards."""
     m = rules.meld
-    least = max(m.book_size - m.max_wilds, m.min_naturals, 1)
-    if m.naturals_exceed_wilds:
-        least = max(least, m.book_size // 2 + 1)
-    return least
+    return max(fewest_naturals(m.book_size, m.min_naturals, m.max_wilds,
+                               m.naturals_exceed_wilds), 1)
 
 
 def books_usage(rules: Rules, books: dict[str, int]) -> Usage:

@@ -42,10 +42,9 @@ def each_move(table: LiveTable, bots: Sequence[Bot]) -> Iterator[None]:
     while not game.results:
         seat = game.actor
         action = bots[seat].choose(seat_view(game, seat), game.legal_actions())
-        started = table.moves.start(game, seat, action)
-        game.apply(action, seat)
+        game.verify(action, seat)
         table.seq += 1
-        table.moves.done(game, table.seq, started, wait_for_people=False)
+        table.moves.play(game, table.seq, action, wait_for_people=False)
         yield
 
 

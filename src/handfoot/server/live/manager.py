@@ -222,10 +222,7 @@ class Manager:
         table's own: told in the move log, and the hand it ends waits for the people."""
         start = cpu.now()
         table.game.verify(action, seat)
-        started = table.moves.start(
-            table.game, table.game.actor if seat is None else seat, action)
-        table.game.push(action)
-        table.moves.done(table.game, table.seq, started,
+        table.moves.play(table.game, table.seq, action,
                          wait_for_people=bool(table.people()))
         cpu.spent("move heard", start)
         table.seq += 1
@@ -377,9 +374,7 @@ class Manager:
                     return False
                 continue
             start = cpu.now()
-            started = table.moves.start(table.game, seat, action)
-            table.game.push(action)
-            table.moves.done(table.game, table.seq, started,
+            table.moves.play(table.game, table.seq, action,
                              wait_for_people=bool(table.people()))
             cpu.spent("move", start)
             table.seq += 1

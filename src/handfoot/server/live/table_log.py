@@ -23,9 +23,8 @@ from handfoot.actions import (
     action_from_json,
 )
 from handfoot.cards import card_code
-from handfoot.engine import Hand
 from handfoot.game import Game
-from handfoot.game.narrate import Before, Move, after_move, before_move, narrate
+from handfoot.game.narrate import Move, move_of, narrate
 from handfoot.game.views import meld_json, team_views
 
 #: moves kept for the log (about two hands' worth of a four-seat table)
@@ -62,21 +61,18 @@ class MoveLog:
     after: dict[int | None, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = field(
         default_factory=dict)
 
-    def start(self, game: Game, seat: int, action: Action) -> tuple[Before, Hand]:
-        """Call just before ``action`` is applied."""
-        return before_move(game, seat, action), game.hand
-
-    def done(self, game: Game, seq: int, started: tuple[Before, Hand],
-             wait_for_people: bool) -> None:
-        """Call just after the action is applied (``seq``: its number in the log)."""
-        before, hand = started
+    def play(self, game: Game, seq: int, action: Action, wait_for_people: bool) -> None:
+        """Carry out ``action`` (checked already) in ``game`` and tell it in the log
+        (``seq``: its number in the log), from the engine's record of it."""
+        hand = game.hand
+        played = game.play(action)
         if self.paused_after is not None:  # play went on (a move made at another process)
             self.paused_after = None
             self.ready = set()
-        self.moves.append((seq, before.hand_number, after_move(game, before), {}))
+        self.moves.append((seq, hand.hand_number, move_of(game.rules, played), {}))
         self.added += 1
         del self.moves[:-KEEP]
-        if game.results and game.results[-1].number == before.hand_number:  # it ended
+        if played.ended_by:  # it ended
             self.final_melds = [[meld_json(m) for m in t.melds] for t in team_views(hand)]
             self.paused_after = hand.hand_number if wait_for_people and not game.over \
                 else None
@@ -166,9 +162,7 @@ def replay_with_log(game: Game, actions: Sequence[tuple[int | None, dict[str, An
             game.call_time()
         action = action_from_json(data)
         game.verify(action, seat)
-        started = moves.start(game, game.actor if seat is None else seat, action)
-        game.push(action)
-        moves.done(game, i, started, wait_for_people=False)
+        moves.play(game, i, action, wait_for_people=False)
     if time_seq == len(actions):
         game.call_time()
     return moves
