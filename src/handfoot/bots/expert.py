@@ -85,32 +85,43 @@ def _default_count(rules: Rules, size: int) -> int:
     return min(p.take_min, size)
 
 
-def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
-    """A hand consistent with ``view``: the cards the seat cannot see dealt at random.
-    None where the view cannot be rebuilt (while hands are chosen, or at the end)."""
-    if view.phase not in _PHASES or view.seat is None:
-        return None
-    me = view.seat
-    pool = [0] * NUM_CARDS
-    for c in full_deck(rules):
-        pool[c] = pool[c] + 1
+class _Unseen:
+    """The cards of the deck not yet accounted for by what a seat sees."""
 
-    def take(c: Card) -> bool:
-        if pool[c] <= 0:
+    def __init__(self, rules: Rules) -> None:
+        self.pool = [0] * NUM_CARDS
+        for c in full_deck(rules):
+            self.pool[c] = self.pool[c] + 1
+
+    def take(self, c: Card) -> bool:
+        """Account for one ``c``; False if the deck holds no more of it (a view that
+        cannot be rebuilt)."""
+        if self.pool[c] <= 0:
             return False
-        pool[c] = pool[c] - 1
+        self.pool[c] = self.pool[c] - 1
         return True
 
-    for c in view.hand:
-        if not take(c):
-            return None
-    melds: list[list[tuple[int, int, int, Sequence[Card]]]] = []
+    def take_all(self, cards: Sequence[Card]) -> bool:
+        return all(self.take(c) for c in cards)
+
+    def shuffled(self, rng: random.Random) -> list[Card]:
+        cards = [c for c in range(NUM_CARDS) for _ in range(self.pool[c])]
+        rng.shuffle(cards)
+        return cards
+
+
+_WorldMeld = tuple[int, int, int, Sequence[Card]]
+
+
+def _seen_melds(view: View, unseen: _Unseen) -> list[list[_WorldMeld]] | None:
+    """Each team's melds as ``Hand.from_world`` takes them, their cards and the red 3s
+    accounted for (None where the view holds more of a card than the deck)."""
+    melds: list[list[_WorldMeld]] = []
     for t in view.teams:
-        ms: list[tuple[int, int, int, Sequence[Card]]] = []
+        ms: list[_WorldMeld] = []
         for m in t.melds:
-            for c in m.cards:
-                if not take(c):
-                    return None
+            if not unseen.take_all(m.cards):
+                return None
             kind = _KINDS[m.kind]
             # a meld of one rank: the rank of its cards that are not wild (black 3s too,
             # which are not naturals but make a meld where the rules allow it)
@@ -119,58 +130,34 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
             suit = SUIT[m.cards[0]] if kind == SEQUENCE else -1
             ms.append((kind, rank, suit, list(m.cards)))
         melds.append(ms)
-        for c in t.red_threes:
-            if not take(c):
-                return None
+        if not unseen.take_all(t.red_threes):
+            return None
+    return melds
+
+
+def _seen_pile(view: View, rules: Rules) -> list[Card | None]:
+    """The pile as far as the seat knows it: None for each card it cannot see."""
     pile = public_pile(view, rules)
     if pile is None:
         pile = [None] * view.pile_size
         if view.pile_top is not None and pile:
             pile[-1] = view.pile_top
-    for x in pile:
-        if x is not None and not take(x):
-            return None
-    n = len(view.players)
-    hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
-    known: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
-    for c in view.hand:
-        hands[me][c] = hands[me][c] + 1
-    for p in view.players:
-        if p.seat == me:
-            continue
-        for c in p.known:
-            if not take(c):
-                return None
-            hands[p.seat][c] = hands[p.seat][c] + 1
-            known[p.seat][c] = known[p.seat][c] + 1
-    unseen = [c for c in range(NUM_CARDS) for _ in range(pool[c])]
-    rng.shuffle(unseen)
+    return pile
+
+
+def _unseen_needed(view: View, pile: Sequence[Card | None]) -> int:
+    """How many cards the seat cannot see: other hands, every foot, the stock, the
+    pile's hidden cards."""
+    me = view.seat
     need = sum(p.hand_count - len(p.known) for p in view.players if p.seat != me)
     need += sum(p.foot_count for p in view.players)
-    need += view.stock_size + sum(1 for c in pile if c is None)
-    if need != len(unseen):
-        return None
-    pos = 0
-    feet: list[list[Card] | None] = []
-    for p in view.players:
-        if p.seat != me:
-            k = p.hand_count - len(p.known)
-            for c in unseen[pos:pos + k]:
-                hands[p.seat][c] = hands[p.seat][c] + 1
-            pos += k
-        if p.in_foot:
-            feet.append(None)
-        else:
-            feet.append(unseen[pos:pos + p.foot_count])
-            pos += p.foot_count
-    full_pile: list[Card] = []
-    for x in pile:
-        if x is None:
-            full_pile.append(unseen[pos])
-            pos += 1
-        else:
-            full_pile.append(x)
-    stock = unseen[pos:pos + view.stock_size]
+    return need + view.stock_size + sum(1 for c in pile if c is None)
+
+
+def _turn_facts(view: View, rules: Rules) -> tuple[int, bool, bool]:
+    """From the history: turns ended so far, whether the player asked to go out this
+    turn, and whether the turn may end without a discard (the upcard taken where the
+    rules allow that)."""
     turn_enders = sum(1 for _, a in view.history
                       if isinstance(a, Discard) or isinstance(a, EndTurn))  # noqa: SIM101
     this_turn = []
@@ -180,17 +167,80 @@ def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
         this_turn.append(a)
     may_end = (rules.turn.first_turn_upcard == "take-no-discard"
                and any(isinstance(a, TakeUpcard) for a in this_turn))
+    return turn_enders, any(a.kind == "ask" for a in this_turn), may_end
+
+
+def sample_world(view: View, rules: Rules, rng: random.Random) -> Hand | None:
+    """A hand consistent with ``view``: the cards the seat cannot see dealt at random.
+    None where the view cannot be rebuilt (while hands are chosen, or at the end)."""
+    if view.phase not in _PHASES or view.seat is None:
+        return None
+    me = view.seat
+    unseen = _Unseen(rules)
+    if not unseen.take_all(view.hand):
+        return None
+    melds = _seen_melds(view, unseen)
+    pile = _seen_pile(view, rules)
+    if melds is None or not unseen.take_all([x for x in pile if x is not None]):
+        return None
+    n = len(view.players)
+    hands: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+    known: list[list[int]] = [[0] * NUM_CARDS for _ in range(n)]
+    for c in view.hand:
+        hands[me][c] = hands[me][c] + 1
+    for p in view.players:
+        if p.seat == me:
+            continue
+        for c in p.known:
+            if not unseen.take(c):
+                return None
+            hands[p.seat][c] = hands[p.seat][c] + 1
+            known[p.seat][c] = known[p.seat][c] + 1
+    cards = unseen.shuffled(rng)
+    if _unseen_needed(view, pile) != len(cards):
+        return None
+    feet, full_pile, stock = _deal_unseen(view, cards, hands, pile)
+    turns, asked, may_end = _turn_facts(view, rules)
     return Hand.from_world(
         rules, hands=hands, feet=feet, in_foot=[p.in_foot for p in view.players],
         foot_turns=[p.foot_turns for p in view.players], known=known, melds=melds,
         opened=[t.opened for t in view.teams],
         red_threes=[list(t.red_threes) for t in view.teams], pile=full_pile,
         pile_wilds=1 if view.pile_has_wild else 0, stock=stock, seat=view.turn,
-        actor=view.actor, phase=_PHASES[view.phase], turn_number=turn_enders,
-        asked=any(a.kind == "ask" for a in this_turn), permission=view.permission,
+        actor=view.actor, phase=_PHASES[view.phase], turn_number=turns,
+        asked=asked, permission=view.permission,
         may_end_turn=may_end, hand_number=view.hand_number,
         minimums=[t.minimum for t in view.teams], team_scores=[t.total for t in view.teams],
         rng=random.Random(rng.getrandbits(32)))
+
+
+def _deal_unseen(view: View, cards: Sequence[Card], hands: list[list[int]],
+                 pile: Sequence[Card | None]
+                 ) -> tuple[list[list[Card] | None], list[Card], list[Card]]:
+    """The shuffled unseen ``cards`` dealt, in order: each other seat's unknown cards
+    (into ``hands``), each foot not picked up, the pile's hidden cards, the stock.
+    Returns the feet, the whole pile and the stock."""
+    pos = 0
+    feet: list[list[Card] | None] = []
+    for p in view.players:
+        if p.seat != view.seat:
+            k = p.hand_count - len(p.known)
+            for c in cards[pos:pos + k]:
+                hands[p.seat][c] = hands[p.seat][c] + 1
+            pos += k
+        if p.in_foot:
+            feet.append(None)
+        else:
+            feet.append(list(cards[pos:pos + p.foot_count]))
+            pos += p.foot_count
+    full_pile: list[Card] = []
+    for x in pile:
+        if x is None:
+            full_pile.append(cards[pos])
+            pos += 1
+        else:
+            full_pile.append(x)
+    return feet, full_pile, list(cards[pos:pos + view.stock_size])
 
 
 def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = None) -> None:
