@@ -13,7 +13,8 @@ read); the reason is told from the move and the player's own cards and table.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from handfoot.actions import (
     Action,
@@ -52,69 +53,90 @@ def hint_text(legal: LegalActions) -> dict[str, Any]:
 
 def why(a: Action, hand: Hand, legal: LegalActions) -> str:
     """One line: the move and its reason, from the player's own cards and table."""
-    seat = hand.actor
-    team = hand.team_of[seat]
+    reason = _REASONS.get(type(a))
+    return a.notation() if reason is None else reason(a, hand, legal)
+
+
+def _choose(a: Action, hand: Hand, legal: LegalActions) -> str:
+    face_up = hand.stacks[hand.actor][cast(ChooseHand, a).stack][0]
+    return (f"Take stack {cast(ChooseHand, a).stack + 1}: its face-up {format_card(face_up)} "
+            "is the better start.")
+
+
+def _draw(a: Action, hand: Hand, legal: LegalActions) -> str:
+    if any(isinstance(x, TakePile) for x in legal):
+        return "Draw from the stock: the pile is not worth what it would cost you now."
+    return "Draw from the stock."
+
+
+def _take_pile(a: Action, hand: Hand, legal: LegalActions) -> str:
+    take = cast(TakePile, a)
+    if not take.shown:
+        return "Take the pile onto your meld of that rank: more cards to meld."
+    count = take.count or hand.rules.pile_take_counts(len(hand.pile)).start
+    top = f" under {format_card(hand.pile_top)}" if hand.pile_top is not None else ""
+    return f"Take the pile with {cards_text(take.shown)}: {count} cards{top} for your melds."
+
+
+def _lay(a: Action, hand: Hand, legal: LegalActions) -> str:
+    team = hand.team_of[hand.actor]
     values = hand.rules.card_value
-    if isinstance(a, ChooseHand):
-        face_up = hand.stacks[seat][a.stack][0]
-        return (f"Take stack {a.stack + 1}: its face-up {format_card(face_up)} is the "
-                "better start.")
-    if isinstance(a, Draw):
-        if any(isinstance(x, TakePile) for x in legal):
-            return "Draw from the stock: the pile is not worth what it would cost you now."
-        return "Draw from the stock."
-    if isinstance(a, TakeUpcard):
-        return "Take the upcard: it fits your hand."
-    if isinstance(a, TakePile):
-        pile_top = hand.pile_top
-        count = a.count or hand.rules.pile_take_counts(len(hand.pile)).start
-        top_text = f" under {format_card(pile_top)}" if pile_top is not None else ""
-        return (f"Take the pile with {cards_text(a.shown)}: {count} cards{top_text} "
-                "for your melds."
-                if a.shown else "Take the pile onto your meld of that rank: more cards to meld.")
-    if isinstance(a, LayDown | LayMeld):
-        cards = [c for m in a.melds for c in m] if isinstance(a, LayDown) else list(a.cards)
-        pts = sum(values[c] for c in cards)
-        if isinstance(a, LayDown) and not hand.opened[team]:
-            return (f"Lay down {' | '.join(cards_text(m) for m in a.melds)} to open: "
-                    f"{pts} of {hand.minimums[team]}.")
-        if not hand.opened[team]:
-            laid = sum(values[c] for m in hand.melds[team] for c in m.cards)
-            return (f"Lay out {cards_text(cards)} toward your opening: {laid + pts} of "
-                    f"{hand.minimums[team]}.")
-        return f"Lay down {cards_text(cards)}: {pts} points on the table, fewer cards to hold."
-    if isinstance(a, GoDown):
-        return "Go down: the melds you laid out make your opening."
-    if isinstance(a, TakeBack):
-        return "Take back the laid-out meld: your opening is not there yet this turn."
-    if isinstance(a, AddToMeld):
-        meld = hand.melds[team][a.meld]
-        left = max(hand.rules.meld.book_size - len(meld.cards) - len(a.cards), 0)
-        size = hand.rules.meld.book_size
-        goal = ("one card fewer to hold" if len(meld.cards) >= size
-                else "completes the book" if left == 0 else f"{left} more to a book")
-        return f"Add {cards_text(a.cards)} to meld {a.meld + 1} ({meld.describe()}): {goal}."
-    if isinstance(a, PickUpFoot):
-        return "Pick up your foot: your hand is played out."
-    if isinstance(a, Discard):
-        c = a.card
-        if is_black_three(c):
-            return f"Discard {format_card(c)}: a black 3 cannot be melded and blocks the pile."
-        if is_three(c):
-            return f"Discard {format_card(c)}: a 3 cannot be melded."
-        if WILD[c]:
-            return f"Discard {format_card(c)}: nothing else can go, and it freezes the pile."
-        held = hand.hands[seat]
-        same = sum(held[x] for x in range(len(held)) if RANK[x] == RANK[c])
-        if same == 1:
-            return (f"Discard {format_card(c)}: your only {RANK_WORDS[RANK[c]][:-1]}, "
-                    "the card least use to you.")
-        return f"Discard {format_card(c)}: of your cards, the least use to you now."
-    if isinstance(a, EndTurn):
-        return "End your turn."
-    if isinstance(a, AskToGoOut):
-        return "Ask to go out: you can play out every card this turn."
-    if isinstance(a, AnswerGoOut):
-        return ("Say yes: your side gains by ending the hand now." if a.yes else
-                "Say not yet: your side has too many cards in hand to end the hand.")
-    return a.notation()
+    cards = ([c for m in a.melds for c in m] if isinstance(a, LayDown)
+             else list(cast(LayMeld, a).cards))
+    pts = sum(values[c] for c in cards)
+    if isinstance(a, LayDown) and not hand.opened[team]:
+        return (f"Lay down {' | '.join(cards_text(m) for m in a.melds)} to open: "
+                f"{pts} of {hand.minimums[team]}.")
+    if not hand.opened[team]:
+        laid = sum(values[c] for m in hand.melds[team] for c in m.cards)
+        return (f"Lay out {cards_text(cards)} toward your opening: {laid + pts} of "
+                f"{hand.minimums[team]}.")
+    return f"Lay down {cards_text(cards)}: {pts} points on the table, fewer cards to hold."
+
+
+def _add(a: Action, hand: Hand, legal: LegalActions) -> str:
+    add = cast(AddToMeld, a)
+    meld = hand.melds[hand.team_of[hand.actor]][add.meld]
+    size = hand.rules.meld.book_size
+    left = max(size - len(meld.cards) - len(add.cards), 0)
+    goal = ("one card fewer to hold" if len(meld.cards) >= size
+            else "completes the book" if left == 0 else f"{left} more to a book")
+    return f"Add {cards_text(add.cards)} to meld {add.meld + 1} ({meld.describe()}): {goal}."
+
+
+def _discard(a: Action, hand: Hand, legal: LegalActions) -> str:
+    c = cast(Discard, a).card
+    if is_black_three(c):
+        return f"Discard {format_card(c)}: a black 3 cannot be melded and blocks the pile."
+    if is_three(c):
+        return f"Discard {format_card(c)}: a 3 cannot be melded."
+    if WILD[c]:
+        return f"Discard {format_card(c)}: nothing else can go, and it freezes the pile."
+    held = hand.hands[hand.actor]
+    same = sum(held[x] for x in range(len(held)) if RANK[x] == RANK[c])
+    if same == 1:
+        return (f"Discard {format_card(c)}: your only {RANK_WORDS[RANK[c]][:-1]}, "
+                "the card least use to you.")
+    return f"Discard {format_card(c)}: of your cards, the least use to you now."
+
+
+def _answer(a: Action, hand: Hand, legal: LegalActions) -> str:
+    return ("Say yes: your side gains by ending the hand now." if cast(AnswerGoOut, a).yes
+            else "Say not yet: your side has too many cards in hand to end the hand.")
+
+
+def _said(text: str) -> Callable[[Action, Hand, LegalActions], str]:
+    return lambda a, hand, legal: text
+
+
+#: the reason given for each kind of move
+_REASONS: dict[type[Action], Callable[[Action, Hand, LegalActions], str]] = {
+    ChooseHand: _choose, Draw: _draw, TakePile: _take_pile, LayDown: _lay, LayMeld: _lay,
+    AddToMeld: _add, Discard: _discard, AnswerGoOut: _answer,
+    TakeUpcard: _said("Take the upcard: it fits your hand."),
+    GoDown: _said("Go down: the melds you laid out make your opening."),
+    TakeBack: _said("Take back the laid-out meld: your opening is not there yet this turn."),
+    PickUpFoot: _said("Pick up your foot: your hand is played out."),
+    EndTurn: _said("End your turn."),
+    AskToGoOut: _said("Ask to go out: you can play out every card this turn."),
+}
