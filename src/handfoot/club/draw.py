@@ -271,73 +271,22 @@ def draw_round(event: Event, round_no: int, seed: int) -> RoundDraw:
     missing = [r for r in range(1, round_no) if r not in event.draws]
     if missing:
         raise EventError(f"draw round {missing[0]} first")
-    rules = event.rules
-    seats, per_table = rules.players.seats, rules.players.teams
-    k = seats // per_table
+    seats, per_table = event.rules.players.seats, event.rules.players.teams
     ids = [p.id for p in event.players]
     if len(ids) < seats:
         raise EventError(f"{len(ids)} players cannot fill a table of {seats}")
     rng = random.Random(seed)
     partners_before, met = _met_before(event, round_no)
     notes: list[str] = []
-
     if round_no > 1 and event.policy_for(round_no) == "keep":
-        prev = event.draws[round_no - 1]
-        teams = prev.teams()
-        leftover_tables = [t for t in prev.tables if t.individuals]
-        placed = {p for t in teams for p in t} | {p for t in leftover_tables for p in t.seats}
-        new = [event.name_of(p) for p in ids if p not in placed and p not in prev.byes]
-        if new:
-            raise EventError(f"partners are kept from round {round_no - 1}, but these players "
-                             f"were not in its draw: {', '.join(new)}")
-        leftover = sorted(p for t in leftover_tables for p in t.seats) or list(prev.byes)
-        individuals = bool(leftover_tables)
+        teams, leftover, individuals = _kept_partners(event, round_no, ids)
     else:
-        active, leftover, individuals = _leftover(event, ids, seats, round_no, rng)
-        bad = _hard_pairs(event, ids)
-        found: list[tuple[int, ...]] | None = None
-        attempts = [active]
-        if leftover:  # other fair choices of who sits out, should this one fail
-            for _ in range(20):
-                a2, _l2, _i2 = _leftover(event, ids, seats, round_no, rng)
-                attempts.append(a2)
-        for act in attempts:
-            if _precheck(event, act, k, bad) is not None:
-                continue
-            try:
-                found = _partition(act, k, bad | partners_before, rng, WISH_BUDGET)
-            except _OutOfSteps:
-                found = None
-            if found is None:
-                try:
-                    found = _partition(act, k, bad, rng)
-                except _OutOfSteps as e:
-                    raise DrawError("the draw could not be completed within its search "
-                                    "limit; the restrictions leave very few choices") from e
-                if found is not None:
-                    repeats = [t for t in found if any(frozenset(pair) in partners_before
-                                                       for pair in itertools.combinations(t, 2))]
-                    notes.append(f"{len(repeats)} partnership(s) repeat an earlier round: "
-                                 + ", ".join(event.team_name(t) for t in repeats))
-            if found is not None:
-                if act is not active:
-                    leftover = sorted(set(ids) - set(act))
-                break
-        if found is None:
-            raise _explain(event, active, k, bad)
-        teams = found
-
+        teams, leftover, individuals = _new_partners(event, round_no, ids, rng,
+                                                     partners_before, notes)
     groups, again = _arrange(list(teams), per_table, met, rng)
     if again:
         notes.append(f"{again} pair(s) of players meet again at a table")
-    tables: list[TableAssignment] = []
-    for number, group in enumerate(groups, start=1):
-        order = [list(t) for t in group]
-        rng.shuffle(order)
-        for t in order:
-            rng.shuffle(t)
-        seat_list = [order[s % per_table][s // per_table] for s in range(seats)]
-        tables.append(TableAssignment(number, tuple(seat_list), per_table))
+    tables = _seat_tables(groups, seats, per_table, rng)
     byes: tuple[int, ...] = ()
     if leftover and individuals:
         seat_list = leftover[:]
@@ -346,6 +295,90 @@ def draw_round(event: Event, round_no: int, seed: int) -> RoundDraw:
     elif leftover:
         byes = tuple(sorted(leftover))
     return RoundDraw(round_no, seed, tuple(tables), byes, tuple(notes))
+
+
+def _kept_partners(event: Event, round_no: int, ids: list[int]
+                   ) -> tuple[list[tuple[int, ...]], list[int], bool]:
+    """The partnerships of the round before, kept: (teams, players left over, whether
+    those play as individuals at a table of their own)."""
+    prev = event.draws[round_no - 1]
+    teams = prev.teams()
+    leftover_tables = [t for t in prev.tables if t.individuals]
+    placed = {p for t in teams for p in t} | {p for t in leftover_tables for p in t.seats}
+    new = [event.name_of(p) for p in ids if p not in placed and p not in prev.byes]
+    if new:
+        raise EventError(f"partners are kept from round {round_no - 1}, but these players "
+                         f"were not in its draw: {', '.join(new)}")
+    leftover = sorted(p for t in leftover_tables for p in t.seats) or list(prev.byes)
+    return list(teams), leftover, bool(leftover_tables)
+
+
+def _new_partners(event: Event, round_no: int, ids: list[int], rng: random.Random,
+                  partners_before: set[frozenset[int]], notes: list[str]
+                  ) -> tuple[list[tuple[int, ...]], list[int], bool]:
+    """Partnerships drawn afresh, honouring every restriction, avoiding partners of
+    earlier rounds where possible (a note says how many repeat): (teams, players left
+    over, whether those play as individuals)."""
+    seats, per_table = event.rules.players.seats, event.rules.players.teams
+    k = seats // per_table
+    active, leftover, individuals = _leftover(event, ids, seats, round_no, rng)
+    bad = _hard_pairs(event, ids)
+    attempts = [active]
+    if leftover:  # other fair choices of who sits out, should this one fail
+        for _ in range(20):
+            a2, _l2, _i2 = _leftover(event, ids, seats, round_no, rng)
+            attempts.append(a2)
+    for act in attempts:
+        if _precheck(event, act, k, bad) is not None:
+            continue
+        found = _partners_for(event, act, k, bad, partners_before, rng, notes)
+        if found is not None:
+            if act is not active:
+                leftover = sorted(set(ids) - set(act))
+            return found, leftover, individuals
+    raise _explain(event, active, k, bad)
+
+
+def _partners_for(event: Event, players: list[int], k: int, bad: set[frozenset[int]],
+                  partners_before: set[frozenset[int]], rng: random.Random,
+                  notes: list[str]) -> list[tuple[int, ...]] | None:
+    """Teams of ``k`` from ``players``: without earlier partners if that can be found
+    within the wish budget, else with as few restrictions as must hold."""
+    try:
+        return _partition(players, k, bad | partners_before, rng, WISH_BUDGET)
+    except _OutOfSteps:
+        pass
+    found = _partition_or_fail(players, k, bad, rng)
+    if found is not None:
+        repeats = [t for t in found if any(frozenset(pair) in partners_before
+                                           for pair in itertools.combinations(t, 2))]
+        notes.append(f"{len(repeats)} partnership(s) repeat an earlier round: "
+                     + ", ".join(event.team_name(t) for t in repeats))
+    return found
+
+
+def _partition_or_fail(players: list[int], k: int, bad: set[frozenset[int]],
+                       rng: random.Random) -> list[tuple[int, ...]] | None:
+    try:
+        return _partition(players, k, bad, rng)
+    except _OutOfSteps as e:
+        raise DrawError("the draw could not be completed within its search "
+                        "limit; the restrictions leave very few choices") from e
+
+
+def _seat_tables(groups: list[list[tuple[int, ...]]], seats: int, per_table: int,
+                 rng: random.Random) -> list[TableAssignment]:
+    """Each group of teams at a table, partners across from each other, the order of
+    teams and of each team's players shuffled."""
+    tables: list[TableAssignment] = []
+    for number, group in enumerate(groups, start=1):
+        order = [list(t) for t in group]
+        rng.shuffle(order)
+        for t in order:
+            rng.shuffle(t)
+        seat_list = [order[s % per_table][s // per_table] for s in range(seats)]
+        tables.append(TableAssignment(number, tuple(seat_list), per_table))
+    return tables
 
 
 def check_draw(event: Event, draw: RoundDraw) -> list[str]:
