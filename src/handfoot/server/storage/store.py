@@ -24,7 +24,8 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from handfoot.server.storage.database import SCHEMA_LOCK, normalise_url
+from handfoot.server.storage.database import normalise_url
+from handfoot.server.storage.schema import ensure_schema
 
 metadata = sa.MetaData()
 
@@ -223,15 +224,10 @@ class Store:
             self.engine = sa.create_engine(url, pool_size=8, max_overflow=16)
         #: single statements, each its own transaction (no BEGIN and COMMIT to wait for)
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        if self.postgres:
-            # several processes starting on a new database: one creates the tables, the
-            # others wait for it and find them there (without the lock, two created the
-            # same table and one of them stopped as it started)
-            with self.engine.begin() as c:
-                c.execute(SCHEMA_LOCK)
-                metadata.create_all(c)
-        else:
-            metadata.create_all(self.engine)
+        # the schema brought up to date (the migrations: several processes starting on
+        # a new PostgreSQL database take turns under a lock, so one creates the tables
+        # and the others find them there); a newer version's database: SchemaError
+        ensure_schema(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
