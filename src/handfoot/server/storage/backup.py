@@ -73,6 +73,9 @@ def backup(url: str, file: str | Path) -> int:
         raise BackupError(f"{file} is a folder: name the backup file to write")
     if not file.parent.is_dir():
         raise BackupError(f"there is no folder {file.parent} to write the backup in")
+    path = _sqlite_path(url)
+    if path is not None and not Path(path).is_file():
+        raise BackupError(f"there is no database file {path}")
     source = _engine(url)
     try:
         current = revision(source)
@@ -81,11 +84,8 @@ def backup(url: str, file: str | Path) -> int:
             raise BackupError("the database holds no handfoot tables: nothing to back up")
         partial = file.with_name(file.name + ".partial")
         partial.unlink(missing_ok=True)
-        path = _sqlite_path(url)
         try:
             if path is not None:
-                if not Path(path).is_file():
-                    raise BackupError(f"there is no database file {path}")
                 with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as src, \
                         closing(sqlite3.connect(partial)) as dst:
                     src.backup(dst)  # one step: a consistent copy while others write
