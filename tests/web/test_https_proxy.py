@@ -16,6 +16,7 @@ import socket
 import ssl
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -201,6 +202,10 @@ def test_play_through_caddy_over_https(proxied: tuple[ServerProcess, Proxy]) -> 
             assert len(cookies) == 1 and cookies[0]["secure"] and cookies[0]["httpOnly"]
         finally:
             browser.close()
+    # /metrics is for a monitor on the machine, not through the proxy
+    assert proxy.request("GET", "/metrics")[0] == 404
+    with urllib.request.urlopen(server.base + "/metrics", timeout=5) as r:
+        assert b"handfoot_websocket_connections_opened_total" in r.read()
     # another site's page is refused, through the proxy as at the server
     status, _, body = proxy.request("POST", "/api/play", {"rules": "classic"},
                                     {"Origin": "https://evil.example"})

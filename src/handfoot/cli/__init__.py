@@ -300,6 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_event_parser(sub)
     from handfoot.server.storage.command import add_parser as add_db_parser
     add_db_parser(sub)
+    from handfoot.server.diagnostics.status import add_parser as add_status_parser
+    add_status_parser(sub)
     return parser
 
 

@@ -48,6 +48,7 @@ from handfoot.server import collector
 from handfoot.server.club.routes import event_routes
 from handfoot.server.club.service import EventService
 from handfoot.server.diagnostics import cpu, loopsteps
+from handfoot.server.diagnostics.metrics import MetricsMiddleware
 from handfoot.server.guard import RateLimits, SameOriginMiddleware, client_address
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.compression import WRITE_NOW
@@ -69,6 +70,7 @@ from handfoot.server.processes.peers import follow
 from handfoot.server.processes.sync import Bus, Keepers, new_origin
 from handfoot.server.routes.hosting import host_routes, invite_token
 from handfoot.server.routes.http import ApiError, json_body, parse_json, seed_value
+from handfoot.server.routes.metrics import metrics_routes
 from handfoot.server.routes.replay import replay_step
 from handfoot.server.storage.store import RuleSetTaken, Store
 
@@ -712,11 +714,13 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
         WebSocketRoute("/ws/{id}", ws_endpoint),
         *host_routes(store, manager, get_table, invite),
         *event_routes(events),
+        *metrics_routes(manager),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={ApiError: on_api_error},
-                    middleware=[Middleware(SameOriginMiddleware, public_url=public_url)])
+                    middleware=[Middleware(MetricsMiddleware),
+                                Middleware(SameOriginMiddleware, public_url=public_url)])
     app.state.manager = manager
     app.state.events = events
     return app
