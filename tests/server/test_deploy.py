@@ -114,3 +114,36 @@ def test_the_unit_s_commands_serve_and_stop_cleanly_on_sigterm(tmp_path: Path) -
         seqs = [r[0] for r in c.execute(sa.text("SELECT seq FROM actions ORDER BY seq"))]
     engine.dispose()
     assert seqs and seqs == list(range(len(seqs)))  # the log whole, no gap
+
+
+HOSTING = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"
+
+
+def test_the_hosting_page_shows_the_deploy_files_as_they_are() -> None:
+    doc = HOSTING.read_text("utf-8")
+    for name, fence in (("handfoot.service", "ini"), ("Caddyfile", "caddy")):
+        text = (UNIT.parent / name).read_text("utf-8")
+        assert f"```{fence}\n{text}```" in doc, f"docs/hosting.md: {name} is not as it is"
+
+
+def test_the_hosting_page_s_cron_line_makes_a_backup(tmp_path: Path) -> None:
+    doc = HOSTING.read_text("utf-8")
+    line = next(x for x in doc.splitlines() if x.startswith("15 3 * * * "))
+    # as cron runs it: % written \% in a crontab; the folders and the command of this test
+    shell = line.split(" ", 5)[5].replace("\\%", "%").replace(
+        "/var/lib/handfoot", str(tmp_path)).replace(
+        INSTALLED, f"{shlex.quote(sys.executable)} -m handfoot.cli")
+    (tmp_path / "backups").mkdir()
+    from handfoot.server.storage.store import Store
+    store = Store(f"sqlite:///{tmp_path / 'handfoot.db'}")
+    tid = store.create_table("classic", "", 1, [{"kind": "bot"}] * 4)
+    store.append_action(tid, 0, 0, {"type": "draw"})
+    store.close()
+    done = subprocess.run(["sh", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    made = list((tmp_path / "backups").iterdir())
+    assert len(made) == 1 and made[0].name.startswith("handfoot-")
+    engine = sa.create_engine(f"sqlite:///{made[0]}")
+    with engine.connect() as c:
+        assert c.execute(sa.text("SELECT COUNT(*) FROM actions")).scalar_one() == 1
+    engine.dispose()
