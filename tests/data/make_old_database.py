@@ -10,7 +10,8 @@ Run with that version's source first on the path, from the repository's root::
 What it holds: saved house rules; a finished game of computer players on them; a game
 in progress of a person and three computers (with chat, the person's invite token kept
 in the JSON); a table waiting for two people, one of whom has joined; a club event of
-one round with every table's result (standings in the JSON).
+one round with every table's result (standings in the JSON); a game dealt from a
+secret, with the person's hand at its first turn.
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ def main() -> int:
         c.wait(lambda m: m["type"] == "chat" and m["lines"])
         seq = c.state()["seq"]
         c.close()
+        # dealt from a secret (no seed given): the same hand after the upgrade
+        dealt = s.post("/api/play", {"rules": "classic", "level": "random"})
+        d = s.client(dealt["id"], dealt["token"])
+        shown = d.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0
+                       and bool(m.get("legal")))
+        d.close()
+        expect["secret"] = {"id": dealt["id"], "token": dealt["token"], "seq": shown["seq"],
+                            "hand": shown["view"]["hand"]}
         waiting = s.post("/api/tables", {"rules": "classic", "seed": 5, "wait": True, "seats": [
             {"kind": "human", "name": "Ann"}, {"kind": "bot"}, {"kind": "human", "name": "Bob"},
             {"kind": "bot"}]})

@@ -97,7 +97,15 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
     assert counts(db_url) == EXPECT["rows"]
     code, out, _ = run(capsys, "db", "upgrade", "--db", db_url)
     assert code == 0 and f"from schema revision (none) to {HEAD}" in out
-    assert counts(db_url) == EXPECT["rows"]  # every row kept
+    # every row kept; the side tables folded into the tables they were beside
+    folded = {"table_keys": "SELECT COUNT(*) FROM tables WHERE creator_hash IS NOT NULL",
+              "rule_set_owners": "SELECT COUNT(*) FROM rule_sets WHERE owner_hash IS NOT NULL"}
+    assert counts(db_url) == {k: v for k, v in EXPECT["rows"].items() if k not in folded}
+    engine = sa.create_engine(normalise_url(db_url))
+    with engine.connect() as c:
+        for name, sql in folded.items():
+            assert c.execute(sa.text(sql)).scalar_one() == EXPECT["rows"][name] > 0
+    engine.dispose()
     # the event's standings are the same
     code, out, _ = run(capsys, "event", "standings", "Winter Social", "--csv", "--db", db_url)
     assert code == 0 and out == EXPECT["standings_csv"]
@@ -109,7 +117,7 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
 
         keys = ("id", "rules", "created", "seats", "over", "waiting", "started")
         now = listed()
-        assert len(now) == len(EXPECT["tables"]["tables"]) == 3
+        assert len(now) == len(EXPECT["tables"]["tables"]) == 4
         for was in EXPECT["tables"]["tables"]:
             assert {k: now[was["id"]][k] for k in keys} == {k: was[k] for k in keys}
             if was["over"]:
@@ -133,6 +141,14 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
             c.wait(lambda m: m["type"] == "state" and m["seq"] > state["seq"])
         finally:
             c.close()
+        # the game dealt from a secret: the same hand (the secret was kept)
+        dealt = EXPECT["secret"]
+        d = s.client(dealt["id"], dealt["token"])
+        try:
+            st = d.wait(lambda m: m["type"] == "state" and m["seq"] == dealt["seq"])
+            assert st["view"]["hand"] == dealt["hand"]
+        finally:
+            d.close()
         # the waiting table starts when its last person joins
         waiting = EXPECT["waiting"]
         assert listed()[waiting["id"]]["waiting"]
