@@ -130,17 +130,17 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
             assert report.ok, report
         # the live game goes on, with its chat
         live = EXPECT["live"]
-        c = s.client(live["id"], live["token"])
+        player = s.client(live["id"], live["token"])
         try:
-            chat = c.wait(lambda m: m["type"] == "chat")
+            chat = player.wait(lambda m: m["type"] == "chat")
             assert [x["text"] for x in chat["lines"]] == ["Good luck, everyone"]
-            state = c.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0
+            state = player.wait(lambda m: m["type"] == "state" and m["view"]["actor"] == 0
                            and bool(m.get("legal")))
             assert state["seq"] >= live["seq"]
-            c.act(state["legal"][0])
-            c.wait(lambda m: m["type"] == "state" and m["seq"] > state["seq"])
+            player.act(state["legal"][0])
+            player.wait(lambda m: m["type"] == "state" and m["seq"] > state["seq"])
         finally:
-            c.close()
+            player.close()
         # the game dealt from a secret: the same hand (the secret was kept)
         dealt = EXPECT["secret"]
         d = s.client(dealt["id"], dealt["token"])
