@@ -134,14 +134,16 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     from handfoot.server.eventloop import uvicorn_options
     from handfoot.server.offloop.work import Work
     from handfoot.server.processes.spawn import NEEDS_POSTGRES, run_workers, shares
+    from handfoot.server.storage.command import shown_url
 
     if workers > 1 and not shares(db_url):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"handfoot: open http://{shown}:{port}/ in your browser "
-          f"(database: {db_url}; stop with Ctrl+C); club events at "
-          f"http://{shown}:{port}/events"
+    address = public_url or f"http://{shown}:{port}"
+    print(f"handfoot: open {address}/ in your browser "
+          f"(database: {shown_url(db_url)}; stop with Ctrl+C); club events at "
+          f"{address}/events"
           + (f"; {workers} worker processes" if workers > 1 else ""), flush=True)
     options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
                                "public_url": public_url, "limits": limits,
