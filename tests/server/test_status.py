@@ -61,3 +61,19 @@ def test_status_of_a_database_that_cannot_be_reached() -> None:
     assert done.returncode == 1
     assert "cannot open the database" in done.stderr and "secret" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_errors_logged_are_counted_with_the_time_of_the_last() -> None:
+    import logging
+    import time
+
+    from handfoot.server.diagnostics import metrics
+    metrics.count_errors()
+    metrics.count_errors()  # (once, however often it is asked)
+    before = parse(metrics.render().decode())["handfoot_errors_total"]
+    logging.getLogger("handfoot.server").warning("not an error")
+    logging.getLogger("handfoot.server").error("a message at table x")
+    logging.getLogger("uvicorn.error").error("Exception in ASGI application")
+    after = parse(metrics.render().decode())
+    assert after["handfoot_errors_total"] == before + 2
+    assert abs(after["handfoot_last_error_timestamp_seconds"] - time.time()) < 60
