@@ -104,6 +104,13 @@ def test_bad_backups_and_restores_are_refused_with_nothing_written(
         sa.text("CREATE TABLE t (x INTEGER)")).close()
     code, says = run("db", "restore", str(other), "--db", f"sqlite:///{empty}")
     assert code == 1 and "not a handfoot backup" in says
+    # a server's SQLite file of the version before migrations: restored, and upgraded
+    old = Path(__file__).resolve().parents[1] / "data" / "old-database.db"
+    moved = tmp_path / "moved.db"
+    code, says = run("db", "restore", str(old), "--db", f"sqlite:///{moved}")
+    assert code == 0, says
+    assert actions(f"sqlite:///{moved}") == actions(f"sqlite:///{old}")
+    assert len(actions(f"sqlite:///{moved}")) > 200
     code, says = run("db", "restore", str(tmp_path / "missing.db"), "--db",
                      f"sqlite:///{empty}")
     assert code == 1 and "there is no backup file" in says

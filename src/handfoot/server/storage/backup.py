@@ -132,9 +132,10 @@ def _copy_postgres(source: sa.Engine, partial: Path, current: str) -> int:
         target.dispose()
 
 
-def open_backup(file: str | Path) -> str:
+def open_backup(file: str | Path) -> str | None:
     """Check that ``file`` is a handfoot backup that this version can restore; its
-    schema revision."""
+    schema revision (None: a server's SQLite file from before revisions were kept,
+    which is restored too)."""
     file = Path(file)
     if not file.is_file():
         raise BackupError(f"there is no backup file {file}")
@@ -146,16 +147,14 @@ def open_backup(file: str | Path) -> str:
     engine = _file_engine(file)
     try:
         names = sa.inspect(engine).get_table_names()
-        if VERSION_TABLE not in names or "tables" not in names:
+        if "tables" not in names or "actions" not in names:
             raise BackupError(f"{file} is an SQLite database but not a handfoot backup "
-                              f"(it has no handfoot tables or no schema revision)")
+                              f"(it has no handfoot tables)")
         current = revision(engine)
     except sa.exc.DatabaseError as e:
         raise BackupError(f"{file} is not a handfoot backup ({e.orig})") from e
     finally:
         engine.dispose()
-    if current is None:
-        raise BackupError(f"{file} has no schema revision: not a handfoot backup")
     try:
         check_known(current)
     except SchemaError as e:
