@@ -14,6 +14,7 @@ import pytest
 
 from handfoot.server.app import create_app
 from handfoot.server.offloop.work import Work
+from handfoot.server.services import of_state
 from handfoot.server.storage.store import Store
 
 pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
@@ -116,7 +117,7 @@ def test_a_finished_game_s_result_is_written_off_the_event_loop(
                 "rules": "One hand", "seed": 6,
                 "seats": [{"kind": "bot", "level": "random"}] * 4})
             assert status == 200
-            manager = app.state.manager
+            manager = of_state(app.state).manager
             table = manager.live[made["id"]]
             row = None
             for _ in range(1200):  # (a minute at most)

@@ -38,7 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                  minute=args.minute_seconds, limits=limits,
                  public_url=args.public_url.rstrip("/"),
                  address_header=args.address_header, decision_budget=args.decision_budget,
-                 workers=args.workers, steering=not args.no_steering,
+                 processes=args.workers, steering=not args.no_steering,
                  ping=args.ping_seconds, loop=args.event_loop)
 
 
@@ -105,9 +105,9 @@ def add_serve_parser(sub: Any) -> None:
                    help="server processes on this address (1); more than one needs a "
                         "PostgreSQL database (--db postgresql://...)")
     p.add_argument("--no-steering", action="store_true",
-                   help="with several workers: leave each connection with the worker the "
+                   help="with several processes: leave each connection with the process the "
                         "kernel gives it (by default a table's sockets are handed to the "
-                        "worker that runs its computer players)")
+                        "process that runs its computer players)")
     p.add_argument("--ping-seconds", type=float, default=PING_SECONDS, metavar="SECONDS",
                    help="how often a connection that sends nothing is asked whether it is "
                         "still there; one that does not answer within as long again is "
@@ -122,9 +122,9 @@ def add_serve_parser(sub: Any) -> None:
 
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0, workers: int = 1,
+          address_header: str = "", decision_budget: float = 10.0, processes: int = 1,
           steering: bool = True, ping: float = PING_SECONDS, loop: str = "auto") -> int:
-    """Serve until stopped; the exit status. ``workers`` > 1: that many processes on one
+    """Serve until stopped; the exit status. ``processes`` > 1: that many processes on one
     address (PostgreSQL only: :mod:`handfoot.server.processes.spawn`), each table's sockets handed
     to the one that keeps it unless ``steering`` is False (:mod:`.steering`)."""
     import uvicorn  # (imported once the server starts: `handfoot --help` stays quick)
@@ -133,10 +133,10 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     from handfoot.server.app import create_app
     from handfoot.server.eventloop import uvicorn_options
     from handfoot.server.offloop.work import Work
-    from handfoot.server.processes.spawn import NEEDS_POSTGRES, run_workers, shares
+    from handfoot.server.processes.spawn import NEEDS_POSTGRES, run_processes, shares
     from handfoot.server.storage.command import shown_url
 
-    if workers > 1 and not shares(db_url):
+    if processes > 1 and not shares(db_url):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
@@ -144,14 +144,14 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     print(f"handfoot: open {address}/ in your browser "
           f"(database: {shown_url(db_url)}; stop with Ctrl+C); club events at "
           f"{address}/events"
-          + (f"; {workers} worker processes" if workers > 1 else ""), flush=True)
+          + (f"; {processes} server processes" if processes > 1 else ""), flush=True)
     options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
                                "public_url": public_url, "limits": limits,
                                "address_header": address_header,
                                "decision_budget": decision_budget, "ping": ping,
                                "loop": loop}
-    if workers > 1:
-        return run_workers(workers, host, port, options, steering=steering)
+    if processes > 1:
+        return run_processes(processes, host, port, options, steering=steering)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
                      work=Work(budget=decision_budget))

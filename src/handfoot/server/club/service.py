@@ -224,7 +224,7 @@ class EventService:
             raise EventApiError("Please log in with the event's password first.", 401)
         return event
 
-    def _throttle(self, key: str, who: str) -> None:
+    def throttle(self, key: str, who: str) -> None:
         """Count this try before the password is checked (with no wait between the
         check and the count, so that concurrent tries cannot slip past the limit); the
         tries are forgotten if the password is right."""

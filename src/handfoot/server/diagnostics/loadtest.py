@@ -19,7 +19,7 @@ What it measures, once the tables are warm (``--warmup``), for ``--seconds``:
 * errors (error messages, failed requests), sockets closed by the server
   (disconnects; they are opened again), games finished;
 * CPU: the server processes' (the process tree of the server whose ``/api/server``
-  answers, all its workers included, and any ``--server-pid`` given), this load
+  answers, all its processes included, and any ``--server-pid`` given), this load
   test's own, the whole machine's, and its load average; and this load test's own
   event loop lag, which adds to every figure measured here.
 
@@ -628,7 +628,7 @@ def report(r: dict[str, Any]) -> str:
 #: the tables are started over ``RAMP_EACH`` seconds a table (at least ``RAMP_LEAST``),
 #: and measured ``SETTLE`` seconds after the last one started: starting a table costs
 #: the server more than playing it (the table made and loaded, its game sent whole to
-#: a worker), and 1,000 tables started in 10 s and measured 10 s later took 3.84 ms of
+#: a pool worker), and 1,000 tables started in 10 s and measured 10 s later took 3.84 ms of
 #: the server's CPU a person's action and 143 ms at the 99th percentile, against 3.47 to
 #: 3.71 ms and 44 to 88 ms started over 30 s and measured 25 s later (docs/server.md)
 RAMP_EACH = 0.03

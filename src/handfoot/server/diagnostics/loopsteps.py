@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 #: the standard library's modules, as untyped objects (this patches their internals)
-_events: Any = asyncio.events
+_loop_handles: Any = asyncio.events
 _tasks: Any = asyncio.tasks
 #: asyncio's tasks written in Python (the C accelerator's do not show where they wait)
 _PY_TASK: Any = vars(asyncio.tasks)["_PyTask"]
@@ -69,7 +69,7 @@ def install() -> None:
     Python tasks). Call before the server's loop starts."""
     if _saved:
         return
-    _saved["run"] = run = _events.Handle._run
+    _saved["run"] = run = _loop_handles.Handle._run
     _saved["task"] = _tasks.Task
     _tasks.Task = _PY_TASK
     clock = time.thread_time
@@ -89,13 +89,13 @@ def install() -> None:
             entry[0] += 1
             entry[1] += spent
 
-    _events.Handle._run = timed_run
+    _loop_handles.Handle._run = timed_run
 
 
 def uninstall() -> None:
     """Back to the standard loop (tests)."""
     if _saved:
-        _events.Handle._run = _saved.pop("run")
+        _loop_handles.Handle._run = _saved.pop("run")
         _tasks.Task = _saved.pop("task")
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -82,10 +81,12 @@ def count_errors() -> None:
 
 
 class MetricsMiddleware:
-    """Counts every HTTP answer by status, and the WebSocket connections open."""
+    """Counts every HTTP answer by status, and the WebSocket connections open (and,
+    from when the application is built, the errors logged)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        count_errors()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -141,7 +142,3 @@ def parse(text: str) -> dict[str, float]:
 def observe_push(start: float) -> None:
     PUSH.observe(time.perf_counter() - start)
 
-
-def queue_function(pool: str, length: Any) -> None:
-    """The queue of ``pool`` read when /metrics is asked for: ``length()``."""
-    QUEUE.labels(pool).set_function(length)

@@ -18,18 +18,16 @@ import asyncio
 import time
 import unicodedata
 from collections import deque
-from typing import Any, Final
+from typing import Final
 
 from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table import LiveTable
+from handfoot.server.protocol import REACTIONS, ChatLineOut, ChatOut, ErrorOut, Say, error
 from handfoot.server.storage.store import ChatLine, Store
 
 MAX_TEXT: Final = 200  #: characters in one line of chat
 HISTORY: Final = 50  #: lines a person sees on joining
 RATE: Final = (5, 15.0)  #: at most 5 lines from one seat in any 15 seconds
-#: the quick reactions, one tap each
-REACTIONS: Final = ("😀", "😮", "Nice play!", "Well done!", "Good game!", "Thinking…",
-                    "Back soon")
 
 
 def clean_text(text: str) -> str:
@@ -39,7 +37,7 @@ def clean_text(text: str) -> str:
     return " ".join(kept.split())
 
 
-def line_json(line: ChatLine) -> dict[str, Any]:
+def line_json(line: ChatLine) -> ChatLineOut:
     return {"id": line.id, "seat": line.seat, "kind": line.kind, "text": line.text,
             "at": line.created.isoformat(timespec="seconds") + "Z"}
 
@@ -59,7 +57,7 @@ class Chat:
 
     async def welcome(self, table: LiveTable, conn: Connection) -> None:
         """A seated person joins: whether chat is on, and the last lines."""
-        def read() -> dict[str, Any]:
+        def read() -> ChatOut:
             on = self.is_on(table.id)
             lines = [line_json(x) for x in self.store.chat(table.id, HISTORY)] if on else []
             return {"type": "chat", "on": on, "lines": lines, "reactions": list(REACTIONS)}
@@ -77,32 +75,26 @@ class Chat:
             self.said = {k: v for k, v in self.said.items() if v and now - v[-1] < window}
         return False
 
-    async def handle(self, table: LiveTable, seat: int, msg: dict[str, Any]
-                     ) -> dict[str, Any] | None:
-        """A line said at the table: stored and sent to everyone seated; or the reason
-        it was refused (nothing is stored then)."""
-        reaction, text = msg.get("reaction"), msg.get("text")
-        if reaction is not None:
-            if reaction not in REACTIONS:
-                return {"type": "error", "message": "That is not one of the quick reactions."}
-            kind, said = "reaction", str(reaction)
+    async def say(self, table: LiveTable, seat: int, msg: Say) -> ErrorOut | None:
+        """A line said at the table (its fields checked by :mod:`..protocol`): stored
+        and sent to everyone seated; or the reason it was refused (nothing is stored
+        then)."""
+        if msg.reaction is not None:
+            kind, said = "reaction", msg.reaction
         else:
-            if not isinstance(text, str):
-                return {"type": "error", "message": "Say something: the text of the message."}
-            said = clean_text(text)
+            said = clean_text(msg.text or "")
             if not said:
-                return {"type": "error", "message": "The message is empty."}
+                return error("The message is empty.")
             if len(said) > MAX_TEXT:
-                return {"type": "error", "message": f"A message may hold at most {MAX_TEXT} "
-                        f"characters; this one has {len(said)}."}
+                return error(f"A message may hold at most {MAX_TEXT} characters; this one "
+                             f"has {len(said)}.")
             kind = "text"
         if not await asyncio.to_thread(self.is_on, table.id):
-            return {"type": "error", "message": "Chat is off at this event's tables."}
+            return error("Chat is off at this event's tables.")
         if self._too_fast((table.id, seat), time.monotonic()):
-            return {"type": "error", "message": "You are sending messages very fast; "
-                    "please wait a few seconds."}
+            return error("You are sending messages very fast; please wait a few seconds.")
         line = await asyncio.to_thread(self.store.add_chat, table.id, seat, kind, said)
-        out = {"type": "chat", "on": True, "lines": [line_json(line)]}
+        out: ChatOut = {"type": "chat", "on": True, "lines": [line_json(line)]}
         for conn in list(table.connections):
             if conn.seat is not None and not conn.dropped:
                 conn.push(out)

@@ -32,6 +32,14 @@ from handfoot.server.live.table import LiveTable, default_level, time_notice
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
 from handfoot.server.offloop.work import Work, make_game
 from handfoot.server.processes.sync import Bus, LocalKeepers, once
+from handfoot.server.protocol import (
+    ErrorOut,
+    HintOut,
+    PreviewOut,
+    error,
+    farewell,
+    notice_of,
+)
 from handfoot.server.storage.appender import Appender
 from handfoot.server.storage.store import ActionRow, SeqTaken, Store, TimeCalled
 
@@ -313,7 +321,7 @@ class Manager:
         """Say something to everyone at the table (the clock's warning)."""
         table.notice = notice
         for conn in list(table.connections):
-            conn.push({"type": "notice", "message": notice})
+            conn.push(notice_of(notice))
         await self.broadcast(table)
 
     async def announce(self, table_id: str, notice: str) -> None:
@@ -383,7 +391,7 @@ class Manager:
             return True
         raise IllegalAction("The table is busy; try again.")
 
-    def preview(self, table: LiveTable, seat: int, action: Action) -> dict[str, Any]:
+    def preview(self, table: LiveTable, seat: int, action: Action) -> PreviewOut:
         """What a meld would be worth (before the team has gone down, with the melds laid
         out for its opening), and the engine's word on it."""
         game = table.game
@@ -470,7 +478,7 @@ class Manager:
             if conn.seat == seat and (conn.token is None
                                       or table.seat_of_token(conn.token) != seat):
                 conn.drop(message, code=4403,
-                          farewell={"type": "error", "fatal": True, "message": message})
+                          farewell=farewell(message))
 
     # ------------------------------------------------------------ computers
     def set_computer(self, table: LiveTable, seat: int, on: bool) -> None:
@@ -526,30 +534,29 @@ class Manager:
                 await table.bot_task
         for conn in list(table.connections):
             conn.drop("This table was removed by its host.", code=4410,
-                      farewell={"type": "error", "fatal": True,
-                                "message": "This table was removed by its host."})
+                      farewell=farewell("This table was removed by its host."))
         self.live.pop(table.id, None)
         await asyncio.to_thread(self.store.delete_table, table.id)
 
-    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+    async def hint(self, table: LiveTable, seat: int) -> HintOut | ErrorOut:
         """What the medium computer player would do for this seat now, and why (worked out
         in a worker process, from the seat's own legal actions)."""
         if table.club_event is None:
             table.club_event = await asyncio.to_thread(
                 lambda: self.store.event_table(table.id) is not None)
         if table.club_event:
-            return {"type": "error", "message": "Hints are off at club-event tables."}
+            return error("Hints are off at club-event tables.")
         game = table.game
         if game.over or table.paused or game.actor != seat:
-            return {"type": "error", "message": "A hint is for your own turn."}
+            return error("A hint is for your own turn.")
         seq = table.seq
         try:
             out = await self.work.hint(game, table.origin)
         except Exception:
             if not self.closing:
                 log.exception("a hint at table %s", table.id)
-            return {"type": "error", "message": "No hint just now; try again."}
-        return {"type": "hint", "seq": seq, **out}
+            return error("No hint just now; try again.")
+        return {"type": "hint", "seq": seq, "action": out["action"], "text": out["text"]}
 
     async def next_hand(self, table: LiveTable, seat: int | None) -> None:
         """A person is ready for the next hand (``seat`` None: nobody new; someone left or

@@ -21,7 +21,7 @@ import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from handfoot.server.diagnostics import cpu
@@ -54,7 +54,7 @@ class Connection:
         self.send_timeout = send_timeout
         #: each message, and its JSON text (or that text in UTF-8) when it was written
         #: once for several clients
-        self.queue: deque[tuple[dict[str, Any], str | bytes | None]] = deque()
+        self.queue: deque[tuple[Mapping[str, Any], str | bytes | None]] = deque()
         self.ready = asyncio.Event()
         self.dropped = False
         self.why = ""
@@ -65,7 +65,7 @@ class Connection:
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def push(self, msg: dict[str, Any], text: str | bytes | None = None) -> None:
+    def push(self, msg: Mapping[str, Any], text: str | bytes | None = None) -> None:
         """Queue a message (never waits); a state replaces the state still waiting.
         ``text``: the message as JSON (text, or text in UTF-8), if it was written
         already."""
@@ -85,10 +85,10 @@ class Connection:
             return
         self.ready.set()
 
-    async def send(self, msg: dict[str, Any]) -> None:
+    async def send(self, msg: Mapping[str, Any]) -> None:
         self.push(msg)
 
-    def drop(self, why: str, code: int = 1008, farewell: dict[str, Any] | None = None
+    def drop(self, why: str, code: int = 1008, farewell: Mapping[str, Any] | None = None
              ) -> None:
         """Stop sending to this client and close its socket (in the background), after
         a last message if one is given."""
@@ -102,7 +102,7 @@ class Connection:
         _background.add(task)
         task.add_done_callback(_background.discard)
 
-    async def _closing(self, code: int, farewell: dict[str, Any] | None) -> None:
+    async def _closing(self, code: int, farewell: Mapping[str, Any] | None) -> None:
         if self.task is not None and not self.task.done() \
                 and self.task is not asyncio.current_task():
             self.task.cancel()

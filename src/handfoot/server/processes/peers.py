@@ -12,6 +12,7 @@ from handfoot.actions import action_from_json
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
 from handfoot.server.processes.sync import Bus
+from handfoot.server.protocol import farewell
 
 log = logging.getLogger("handfoot.server")
 
@@ -87,8 +88,7 @@ async def _seats(manager: Manager, note: dict[str, Any]) -> None:
     for conn in list(table.connections):  # a link replaced elsewhere stops here too
         if conn.seat is not None and (conn.token is None
                                       or table.seat_of_token(conn.token) != conn.seat):
-            conn.drop(REVOKED, code=4403,
-                      farewell={"type": "error", "fatal": True, "message": REVOKED})
+            conn.drop(REVOKED, code=4403, farewell=farewell(REVOKED))
     await manager.broadcast(table)
     manager.kick_bots(table)
 

@@ -1,16 +1,16 @@
 """``handfoot serve --workers N``: N server processes on one address, sharing one
 PostgreSQL database (see :mod:`handfoot.server.processes.sync` for how they stay one server).
 
-Each worker listens on the address itself with ``SO_REUSEPORT`` (Linux: the kernel
-spreads new connections over the workers); where that is missing, this process opens
-the socket and the workers share it. This process only watches: a worker that stops
+Each process listens on the address itself with ``SO_REUSEPORT`` (Linux: the kernel
+spreads new connections over the processes); where that is missing, this process opens
+the socket and the processes share it. This process only watches: a process that stops
 (even by ``kill -9``) is started again within a second, and meanwhile the others take
 over its tables' computer players. Stopping this process (Ctrl+C, ``kill``) stops them
-all; if it is killed outright, each worker notices within a second and stops.
+all; if it is killed outright, each process notices within a second and stops.
 
-Each worker has a Unix datagram socket of its own through which the others hand it the
+Each process has a Unix datagram socket of its own through which the others hand it the
 sockets of the tables it keeps (:mod:`handfoot.server.processes.steering`); this process makes
-them, and keeps them open, so that a worker started again finds its own and any socket
+them, and keeps them open, so that a process started again finds its own and any socket
 sent to it meanwhile.
 """
 
@@ -26,11 +26,11 @@ import threading
 import time
 from typing import Any
 
-NEEDS_POSTGRES = ("handfoot serve: several workers need a PostgreSQL database (SQLite is "
+NEEDS_POSTGRES = ("handfoot serve: several processes need a PostgreSQL database (SQLite is "
                   "kept by one process): give --db postgresql://USER:PASSWORD@HOST/DB, or "
                   "leave --workers at 1.")
-RESTART_AFTER = 1.0  #: seconds before a worker that stopped is started again
-GIVE_UP = 5  #: workers that stop within seconds of starting, in a row, before giving up
+RESTART_AFTER = 1.0  #: seconds before a process that stopped is started again
+GIVE_UP = 5  #: processes that stop within seconds of starting, in a row, before giving up
 
 
 def shares(db_url: str) -> bool:
@@ -51,7 +51,7 @@ def _listening(host: str, port: int, reuse_port: bool) -> socket.socket:
 
 
 def _watch_parent(parent: int) -> None:
-    """End this worker when the process that started it is gone."""
+    """End this server process when the one that started it is gone."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -59,11 +59,11 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="watch-supervisor").start()
 
 
-def _worker(host: str, port: int, shared: socket.socket | None, options: dict[str, Any],
+def _serve_one(host: str, port: int, shared: socket.socket | None, options: dict[str, Any],
             parent: int, index: int, lines: tuple[socket.socket, list[socket.socket]] | None
             ) -> None:
-    """Worker ``index``; ``lines``: its inlet and every worker's outlet, when a table's
-    sockets are handed to the worker that keeps it."""
+    """Server process ``index``; ``lines``: its inlet and every process's outlet, when a table's
+    sockets are handed to the process that keeps it."""
     import uvicorn
 
     from handfoot.server import collector
@@ -76,7 +76,7 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
     work = Work(budget=options.pop("decision_budget"))
     ping = options.pop("ping")
     loop = options.pop("loop")
-    app = create_app(options.pop("db_url"), work=work, worker=index, **options)
+    app = create_app(options.pop("db_url"), work=work, process=index, **options)
     sock = shared if shared is not None else _listening(host, port, reuse_port=True)
     collector.configure()
     config = uvicorn.Config(app, **uvicorn_options(ping, loop))
@@ -88,10 +88,10 @@ def _worker(host: str, port: int, shared: socket.socket | None, options: dict[st
                        keeper_lookup(app.state)).run(sockets=[sock])
 
 
-def _lines(workers: int) -> list[tuple[socket.socket, socket.socket]]:
-    """Each worker's (inlet, outlet): a datagram pair; the others send on the outlet."""
+def _lines(processes: int) -> list[tuple[socket.socket, socket.socket]]:
+    """Each process's (inlet, outlet): a datagram pair; the others send on the outlet."""
     pairs = []
-    for _ in range(workers):
+    for _ in range(processes):
         inlet, outlet = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
         inlet.set_inheritable(True)
         outlet.set_inheritable(True)
@@ -99,30 +99,30 @@ def _lines(workers: int) -> list[tuple[socket.socket, socket.socket]]:
     return pairs
 
 
-def run_workers(workers: int, host: str, port: int, options: dict[str, Any],
+def run_processes(processes: int, host: str, port: int, options: dict[str, Any],
                 steering: bool = True) -> int:
-    """Start ``workers`` server processes and keep them running; the exit status.
-    ``steering``: each table's sockets handed to the worker that keeps it (with
-    ``SO_REUSEPORT`` only: a shared socket's connections are taken by whichever worker
+    """Start ``processes`` server processes and keep them running; the exit status.
+    ``steering``: each table's sockets handed to the process that keeps it (with
+    ``SO_REUSEPORT`` only: a shared socket's connections are taken by whichever process
     asks first)."""
     if not shares(options["db_url"]):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
         return 2
     reuse_port = hasattr(socket, "SO_REUSEPORT") and sys.platform.startswith("linux")
     shared = None if reuse_port else _listening(host, port, reuse_port=False)
-    if reuse_port:  # refuse at once an address in use (not in every worker, for ever)
+    if reuse_port:  # refuse at once an address in use (not in every process, for ever)
         _listening(host, port, reuse_port=True).close()
-    # the workers tell a load test on this machine whose CPU time to count
+    # the processes tell a load test on this machine whose CPU time to count
     os.environ["HANDFOOT_SUPERVISOR"] = str(os.getpid())
     context = multiprocessing.get_context("spawn")
     stopping = threading.Event()
 
-    pairs = _lines(workers) if steering and reuse_port else None
+    pairs = _lines(processes) if steering and reuse_port else None
     outlets = [outlet for _, outlet in pairs] if pairs is not None else []
 
     def start(i: int) -> Any:
         lines = (pairs[i][0], outlets) if pairs is not None else None
-        p = context.Process(target=_worker, name=f"handfoot worker {i + 1}",
+        p = context.Process(target=_serve_one, name=f"handfoot process {i + 1}",
                             args=(host, port, shared, options, os.getpid(), i, lines))
         p.start()
         return p
@@ -132,8 +132,8 @@ def run_workers(workers: int, host: str, port: int, options: dict[str, Any],
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    procs = [start(i) for i in range(workers)]
-    started = [time.monotonic()] * workers
+    procs = [start(i) for i in range(processes)]
+    started = [time.monotonic()] * processes
     quick_deaths = 0
     status = 0
     while not stopping.wait(0.2):
@@ -143,12 +143,12 @@ def run_workers(workers: int, host: str, port: int, options: dict[str, Any],
             lived = time.monotonic() - started[i]
             quick_deaths = quick_deaths + 1 if lived < 10 else 0
             if quick_deaths >= GIVE_UP:
-                print("handfoot serve: the workers keep stopping as they start; see the "
+                print("handfoot serve: the processes keep stopping as they start; see the "
                       "messages above.", file=sys.stderr, flush=True)
                 status = 1
                 stopping.set()
                 break
-            print(f"handfoot serve: worker {i + 1} stopped (exit status {p.exitcode}); "
+            print(f"handfoot serve: process {i + 1} stopped (exit status {p.exitcode}); "
                   "starting it again", file=sys.stderr, flush=True)
             if stopping.wait(RESTART_AFTER):
                 break

@@ -1,14 +1,14 @@
 """Each table's sockets on the process that keeps it (``serve --workers N``).
 
-With several workers on one address the kernel hands each new connection to a worker
+With several processes on one address the kernel hands each new connection to a process
 at random (``SO_REUSEPORT``), so the sockets of one table were spread over the
 processes, and every move was applied, told in the log and announced in each process
-that had a socket there. A worker now reads the first line of each connection it
+that had a socket there. A process now reads the first line of each connection it
 accepts, without taking it from the socket (``MSG_PEEK``): a table's WebSocket
-(``GET /ws/ID``) whose table another worker keeps (runs its computer players, see
-:class:`handfoot.server.processes.sync.Keepers`) is handed to that worker whole, the socket
+(``GET /ws/ID``) whose table another process keeps (runs its computer players, see
+:class:`handfoot.server.processes.sync.Keepers`) is handed to that process whole, the socket
 itself passed over a Unix socket (``SCM_RIGHTS``); everything else is served where it
-arrived. The worker that receives it serves it as if it had accepted it (the client's
+arrived. The process that receives it serves it as if it had accepted it (the client's
 address is the socket's own). So a table's moves are applied and pushed by one process,
 and the others need not follow them.
 
@@ -36,10 +36,10 @@ PEEK_WAIT = 2.0
 PEEK_BYTES = 256
 _WS = b"GET /ws/"
 
-#: this process's sockets handed to another worker, and handed to it (``/api/server``)
+#: this process's sockets handed to another process, and handed to it (``/api/server``)
 COUNTS = {"handed": 0, "received": 0}
 
-#: the worker that keeps a table (its index), None: none, or this one
+#: the process that keeps a table (its index), None: none, or this one
 KeeperOf = Callable[[str], Awaitable[int | None]]
 
 
@@ -65,18 +65,18 @@ def ws_table(head: bytes) -> str | None:
     return tid.decode()
 
 
-def worker_of(origin: str) -> int | None:
-    """The worker's index in a process's origin (``serve --workers``: ``HEXwN``)."""
+def process_of(origin: str) -> int | None:
+    """A server process's index in its origin (``serve --workers``: ``HEXwN``)."""
     _, w, index = origin.rpartition("w")
     return int(index) if w and index.isdigit() else None
 
 
 class Steering:
-    """Accepts this worker's connections and hands a table's sockets to its keeper.
+    """Accepts this process's connections and hands a table's sockets to its keeper.
 
-    ``outlets[j]``: a datagram socket to worker j (this worker's own is unused);
+    ``outlets[j]``: a datagram socket to process j (this process's own is unused);
     ``inlet``: where the others' sockets come to this one; ``factory``: uvicorn's
-    protocol for a connection; ``keeper_of``: which worker keeps a table."""
+    protocol for a connection; ``keeper_of``: which process keeps a table."""
 
     def __init__(self, listener: socket.socket, index: int, outlets: list[socket.socket],
                  inlet: socket.socket, factory: Callable[[], asyncio.Protocol],
@@ -132,7 +132,7 @@ class Steering:
 
     async def _route(self, conn: socket.socket, received: bool = False) -> None:
         """Serve a connection accepted here (or hand it over), or one ``received``
-        from another worker (served here, never handed on)."""
+        from another process (served here, never handed on)."""
         try:
             conn.setblocking(False)
             table_id = None if received else ws_table(await self._peek(conn))
@@ -148,7 +148,7 @@ class Steering:
             conn.close()
             raise
         except Exception:
-            log.exception("a connection%s", " from another worker" if received else "")
+            log.exception("a connection%s", " from another process" if received else "")
             conn.close()
 
     async def _peek(self, conn: socket.socket) -> bytes:
@@ -175,12 +175,12 @@ class Steering:
         except OSError:
             return b""
 
-    def _hand(self, conn: socket.socket, worker: int) -> bool:
-        """Pass the socket to ``worker``; False if it cannot take it now."""
-        if not 0 <= worker < len(self.outlets):
+    def _hand(self, conn: socket.socket, process: int) -> bool:
+        """Pass the socket to ``process``; False if it cannot take it now."""
+        if not 0 <= process < len(self.outlets):
             return False
         try:
-            socket.send_fds(self.outlets[worker], [b"s"], [conn.fileno()])
+            socket.send_fds(self.outlets[process], [b"s"], [conn.fileno()])
         except OSError:  # its queue is full (it is being started again): served here
             return False
         conn.close()  # (the socket lives on in the other process)
@@ -194,7 +194,7 @@ class Steering:
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as e:
-                log.warning("receiving a connection from another worker: %s", e)
+                log.warning("receiving a connection from another process: %s", e)
                 return
             if not fds:
                 return
@@ -237,14 +237,15 @@ def steered_server(config: Any, listener: socket.socket, index: int,
 
 
 def keeper_lookup(state: Any) -> KeeperOf:
-    """Which worker keeps a table, asked of the keepers of the application whose
+    """Which process keeps a table, asked of the keepers of the application whose
     ``state`` this is (they are made when the application starts)."""
 
     async def keeper_of(table_id: str) -> int | None:
-        keepers = getattr(getattr(state, "manager", None), "keepers", None)
+        manager = getattr(getattr(state, "services", None), "manager", None)
+        keepers = getattr(manager, "keepers", None)
         if keepers is None or not keepers.shared:
             return None
         origin = await keepers.keeper_of(table_id)
-        return None if origin is None else worker_of(origin)
+        return None if origin is None else process_of(origin)
 
     return keeper_of

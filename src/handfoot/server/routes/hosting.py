@@ -24,16 +24,15 @@ import dataclasses
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
-from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable, token_hash
 from handfoot.server.routes.http import ApiError, json_body
+from handfoot.server.services import Services, services
 from handfoot.server.storage.store import Store
 
 MAX_BODY = 16 * 1024
@@ -60,90 +59,94 @@ def abandoned(table: LiveTable) -> bool:
     return not any(c.seat is not None for c in table.connections)
 
 
-def host_routes(store: Store, manager: Manager,
-                get_table: Callable[[str], Any],
-                invite_url: Callable[[Request, str, str], str]) -> list[Route]:
-    """The host's JSON API; ``get_table`` loads a table (raising a 404 ApiError) and
-    ``invite_url`` makes an invite link's address."""
+async def hosted(request: Request) -> tuple[Services, LiveTable, dict[str, Any]]:
+    """The table and the request's body, if its ``creator`` token is the host's."""
+    svc = services(request)
+    table = await svc.table(request.path_params["id"])
+    data = await json_body(request, MAX_BODY)
+    if not is_host(table, data.get("creator")):
+        raise ApiError("Only the person who set up this table, from the browser they "
+                       "set it up in, can do that.", 403)
+    return svc, table, data
 
-    async def hosted(request: Request) -> tuple[LiveTable, dict[str, Any]]:
-        table: LiveTable = await get_table(request.path_params["id"])
-        data = await json_body(request, MAX_BODY)
-        if not is_host(table, data.get("creator")):
-            raise ApiError("Only the person who set up this table, from the browser they "
-                           "set it up in, can do that.", 403)
-        return table, data
 
-    def seats_json(request: Request, table: LiveTable, creator: str) -> list[dict[str, Any]]:
-        connected = table.connected()
-        out = []
-        for i, s in enumerate(table.seats):
-            url = None
-            if s["kind"] == "human":
-                tok = invite_token(creator, table.id, i, int(s.get("link", 0)))
-                if s.get("token_hash") and secrets.compare_digest(token_hash(tok),
-                                                                  s["token_hash"]):
-                    url = invite_url(request, table.id, tok)
-            out.append({"seat": i, "team": table.rules.team_of[i], "name": s.get("name", ""),
-                        "kind": s["kind"], "computer": table.is_bot(i),
-                        "joined": i in table.joined, "connected": i in connected,
-                        "url": url})
-        return out
+def seats_json(request: Request, svc: Services, table: LiveTable, creator: str
+               ) -> list[dict[str, Any]]:
+    """Every seat as the host sees it: who sits there, and a person's invite link."""
+    connected = table.connected()
+    out = []
+    for i, s in enumerate(table.seats):
+        url = None
+        if s["kind"] == "human":
+            tok = invite_token(creator, table.id, i, int(s.get("link", 0)))
+            if s.get("token_hash") and secrets.compare_digest(token_hash(tok),
+                                                              s["token_hash"]):
+                url = svc.invite_url(request, table.id, tok)
+        out.append({"seat": i, "team": table.rules.team_of[i], "name": s.get("name", ""),
+                    "kind": s["kind"], "computer": table.is_bot(i),
+                    "joined": i in table.joined, "connected": i in connected,
+                    "url": url})
+    return out
 
-    async def api_host(request: Request) -> Response:
-        """The table as its host sees it: every seat with its invite link."""
-        table, data = await hosted(request)
-        return JSONResponse({"id": table.id, "rules": table.row.rules_name,
-                             "waiting": table.waiting, "over": table.game.over,
-                             "started": table.seq > 0 or not table.waiting,
-                             "removable": table.game.over or abandoned(table),
-                             "seats": seats_json(request, table, data["creator"])})
 
-    async def api_new_link(request: Request) -> Response:
-        """A new invite link for a person's seat; the old one stops working at once."""
-        table, data = await hosted(request)
-        seat = data.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) \
-                or not 0 <= seat < len(table.seats):
-            raise ApiError("There is no such seat.")
-        if table.seats[seat]["kind"] != "human":
-            raise ApiError("That seat is a computer player's; it has no invite link.")
-        async with table.lock:
-            seats = [dict(s) for s in table.seats]
-            link = int(seats[seat].get("link", 0)) + 1
-            tok = invite_token(data["creator"], table.id, seat, link)
-            seats[seat].update(link=link, token_hash=token_hash(tok))
-            await _save_seats(store, table, seats)
-            table.joined.discard(seat)
-            await asyncio.to_thread(store.unjoin_seat, table.id, seat)
-        manager.close_seat(table, seat, "This invite link was replaced; ask the person "
+async def api_host(request: Request) -> Response:
+    """The table as its host sees it: every seat with its invite link."""
+    svc, table, data = await hosted(request)
+    return JSONResponse({"id": table.id, "rules": table.row.rules_name,
+                         "waiting": table.waiting, "over": table.game.over,
+                         "started": table.seq > 0 or not table.waiting,
+                         "removable": table.game.over or abandoned(table),
+                         "seats": seats_json(request, svc, table, data["creator"])})
+
+
+async def api_new_link(request: Request) -> Response:
+    """A new invite link for a person's seat; the old one stops working at once."""
+    svc, table, data = await hosted(request)
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) \
+            or not 0 <= seat < len(table.seats):
+        raise ApiError("There is no such seat.")
+    if table.seats[seat]["kind"] != "human":
+        raise ApiError("That seat is a computer player's; it has no invite link.")
+    async with table.lock:
+        seats = [dict(s) for s in table.seats]
+        link = int(seats[seat].get("link", 0)) + 1
+        tok = invite_token(data["creator"], table.id, seat, link)
+        seats[seat].update(link=link, token_hash=token_hash(tok))
+        await _save_seats(svc.store, table, seats)
+        table.joined.discard(seat)
+        await asyncio.to_thread(svc.store.unjoin_seat, table.id, seat)
+    svc.manager.close_seat(table, seat, "This invite link was replaced; ask the person "
                            "who set up the table for the new one.")
-        await manager.broadcast(table)
-        return JSONResponse({"seat": seat, "url": invite_url(request, table.id, tok)})
+    await svc.manager.broadcast(table)
+    return JSONResponse({"seat": seat, "url": svc.invite_url(request, table.id, tok)})
 
-    async def api_start(request: Request) -> Response:
-        """Start now: computer players sit in for the people who have not joined."""
-        table, _ = await hosted(request)
-        if not table.waiting:
-            raise ApiError("This game has already started.", 409)
-        await manager.start(table)
-        return JSONResponse({"ok": True, "waiting": table.waiting})
 
-    async def api_remove(request: Request) -> Response:
-        """Remove a finished or abandoned table (its record and replay go with it)."""
-        table, _ = await hosted(request)
-        if not (table.game.over or abandoned(table)):
-            raise ApiError("Someone is still playing at this table; it can be removed "
-                           "once the game is over or everyone has left.", 409)
-        await manager.remove(table)
-        return JSONResponse({"ok": True, "removed": table.id})
+async def api_start(request: Request) -> Response:
+    """Start now: computer players sit in for the people who have not joined."""
+    svc, table, _ = await hosted(request)
+    if not table.waiting:
+        raise ApiError("This game has already started.", 409)
+    await svc.manager.start(table)
+    return JSONResponse({"ok": True, "waiting": table.waiting})
 
-    return [
-        Route("/api/tables/{id}/host", api_host, methods=["POST"]),
-        Route("/api/tables/{id}/invite", api_new_link, methods=["POST"]),
-        Route("/api/tables/{id}/start", api_start, methods=["POST"]),
-        Route("/api/tables/{id}/remove", api_remove, methods=["POST"]),
-    ]
+
+async def api_remove(request: Request) -> Response:
+    """Remove a finished or abandoned table (its record and replay go with it)."""
+    svc, table, _ = await hosted(request)
+    if not (table.game.over or abandoned(table)):
+        raise ApiError("Someone is still playing at this table; it can be removed "
+                       "once the game is over or everyone has left.", 409)
+    await svc.manager.remove(table)
+    return JSONResponse({"ok": True, "removed": table.id})
+
+
+routes: list[BaseRoute] = [
+    Route("/api/tables/{id}/host", api_host, methods=["POST"]),
+    Route("/api/tables/{id}/invite", api_new_link, methods=["POST"]),
+    Route("/api/tables/{id}/start", api_start, methods=["POST"]),
+    Route("/api/tables/{id}/remove", api_remove, methods=["POST"]),
+]
 
 
 async def _save_seats(store: Store, table: LiveTable, seats: list[dict[str, Any]]) -> None:

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from handfoot.server.diagnostics import metrics
-from handfoot.server.live.manager import Manager
+from handfoot.server.services import services
 
 
-def metrics_routes(manager: Manager) -> list[Route]:
-    metrics.count_errors()
-    metrics.queue_function("bots", manager.work.bots.queued)
-    metrics.queue_function("people", manager.work.people.queued)
+async def page(request: Request) -> Response:
+    """The figures; the worker pools' queues as they are now."""
+    work = services(request).manager.work
+    metrics.QUEUE.labels("bots").set(work.bots.queued())
+    metrics.QUEUE.labels("people").set(work.people.queued())
+    return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
 
-    async def page(request: Request) -> Response:
-        return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
 
-    return [Route("/metrics", page)]
+routes: list[BaseRoute] = [Route("/metrics", page)]
