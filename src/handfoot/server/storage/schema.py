@@ -11,7 +11,7 @@ handfoot, whose revision this one does not know, is refused before anything is w
 >>> engine = sa.create_engine("sqlite://")
 >>> upgrade(engine) == (None, HEAD)
 True
->>> revision(engine) == HEAD
+>>> revision(engine) == HEAD == head()
 True
 """
 
@@ -19,15 +19,14 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from alembic.config import Config
-from alembic.runtime.environment import EnvironmentContext
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 
 from handfoot.server.storage.database import SCHEMA_LOCK
+
+if TYPE_CHECKING:  # (Alembic is imported when a database is opened: --help stays quick)
+    from alembic.script import ScriptDirectory
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -38,16 +37,19 @@ class SchemaError(Exception):
 
 @cache
 def scripts() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
     return ScriptDirectory(str(MIGRATIONS), version_locations=[str(MIGRATIONS)])
 
 
+#: the newest revision, this version's (the migrations' last file)
+HEAD = max(p.stem.split("_")[0].removeprefix("v") for p in MIGRATIONS.glob("v[0-9]*.py"))
+
+
 def head() -> str:
+    """The newest revision, as Alembic finds it (the same as :data:`HEAD`)."""
     found = scripts().get_current_head()
     assert found is not None
     return found
-
-
-HEAD = head()
 
 
 def known_revisions() -> set[str]:
@@ -55,6 +57,7 @@ def known_revisions() -> set[str]:
 
 
 def current_revision(conn: sa.Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
     heads = MigrationContext.configure(conn).get_current_heads()
     return heads[0] if heads else None
 
@@ -85,6 +88,8 @@ def _upgrade_in(conn: sa.Connection) -> str | None:
     check_known(current)
     if current == HEAD:
         return current
+    from alembic.config import Config
+    from alembic.runtime.environment import EnvironmentContext
     script = scripts()
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
