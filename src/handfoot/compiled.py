@@ -9,8 +9,10 @@ the tests pass both ways (``test.sh`` runs them compiled, then with ``HANDFOOT_P
 
 A compiled module sits beside its source. When the package is imported, :func:`choose`
 runs the source instead of every compiled module if ``HANDFOOT_PURE=1`` is set, or if
-any source is newer than its compiled form (edited since the install): the compiled
-modules call each other directly, so they are used all together or not at all.
+any source in the repository's tree (``src/handfoot``) is newer than its compiled form
+(edited since the install): the compiled modules call each other directly, so they are
+used all together or not at all. An installed wheel is never taken for edited (its
+files are written in any order).
 """
 
 from __future__ import annotations
@@ -83,7 +85,9 @@ def choose() -> None:
     if any(isinstance(f, _Source) for f in sys.meta_path):
         return
     pure = os.environ.get("HANDFOOT_PURE") == "1"
-    if not pure and stale():
+    # (only in the repository's tree, src/handfoot, where the source is edited: an
+    # installed wheel writes its files in any order, each with the time it was written)
+    if not pure and _HERE.parent.name == "src" and stale():
         warnings.warn("handfoot: a module was changed after it was compiled; running pure "
                       "Python (install again to compile: pip install -e .)", stacklevel=2)
         pure = True

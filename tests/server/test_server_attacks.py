@@ -142,8 +142,7 @@ def test_serve_refuses_a_ping_interval_of_zero() -> None:
 def _secret_of(db: str, tid: str) -> tuple[str, int]:
     path = db.removeprefix("sqlite:///")
     with sqlite3.connect(path) as c:
-        secret = c.execute("select secret from table_keys where table_id = ?",
-                           (tid,)).fetchone()[0]
+        secret = c.execute("select secret from tables where id = ?", (tid,)).fetchone()[0]
         seed = c.execute("select seed from tables where id = ?", (tid,)).fetchone()[0]
     return str(secret), int(seed)
 

@@ -298,6 +298,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_parser(sub)
     from handfoot.club.command import add_parser as add_event_parser
     add_event_parser(sub)
+    from handfoot.server.storage.command import add_parser as add_db_parser
+    add_db_parser(sub)
+    from handfoot.server.diagnostics.status import add_parser as add_status_parser
+    add_status_parser(sub)
     return parser
 
 

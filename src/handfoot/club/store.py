@@ -34,7 +34,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from handfoot.club.event import Event, EventError, RoundDraw, TableResult, TieBreak
-from handfoot.server.storage.database import SCHEMA_LOCK, default_url, normalise_url
+from handfoot.server.storage.database import default_url, normalise_url
+from handfoot.server.storage.schema import ensure_schema
 
 metadata = sa.MetaData()
 
@@ -152,15 +153,11 @@ class ClubStore:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
 
-            metadata.create_all(self.engine)
         else:
             self.engine = sa.create_engine(url, pool_pre_ping=True)
-            # several server processes starting on a new database: one creates the
-            # tables, the others wait for it (the game store takes the same lock); without
-            # it two created club_events at once and one process stopped as it started
-            with self.engine.begin() as c:
-                c.execute(SCHEMA_LOCK)
-                metadata.create_all(c)
+        # the schema brought up to date, the game store's and the club's together (on
+        # PostgreSQL under the lock several server processes starting at once take)
+        ensure_schema(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -20,13 +20,14 @@ from handfoot.server import collector
 from handfoot.server.club import routes as club_routes
 from handfoot.server.club.service import EventService
 from handfoot.server.diagnostics import loopsteps
+from handfoot.server.diagnostics.metrics import MetricsMiddleware
 from handfoot.server.guard import RateLimits, SameOriginMiddleware
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.offloop.work import Work
 from handfoot.server.processes.peers import follow
 from handfoot.server.processes.sync import Bus, Keepers, new_origin
-from handfoot.server.routes import hosting, pages, rule_sets, socket, status, tables
+from handfoot.server.routes import hosting, metrics, pages, rule_sets, socket, status, tables
 from handfoot.server.routes.http import ApiError
 from handfoot.server.services import Services, of_state
 from handfoot.server.storage.store import Store
@@ -34,7 +35,7 @@ from handfoot.server.storage.store import Store
 #: every route, by area
 ROUTES: list[BaseRoute] = [
     *pages.routes, *status.routes, *rule_sets.routes, *tables.routes, *socket.routes,
-    *hosting.routes, *club_routes.routes, pages.static]
+    *hosting.routes, *club_routes.routes, *metrics.routes, pages.static]
 
 
 def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
@@ -57,7 +58,8 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                         address_header=address_header)
     app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={ApiError: on_api_error},
-                    middleware=[Middleware(SameOriginMiddleware, public_url=public_url)])
+                    middleware=[Middleware(MetricsMiddleware),
+                                Middleware(SameOriginMiddleware, public_url=public_url)])
     app.state.services = Services(
         store=store, manager=manager, club=club, chat=Chat(store), limits=limits,
         public_url=public_url, address_header=address_header, origin=origin)

@@ -25,11 +25,56 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.ping_seconds > 0:
         print("handfoot serve: --ping-seconds must be more than 0.", file=sys.stderr)
         return 2
-    return serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
-                 minute=args.minute_seconds, public_url=args.public_url, limits=limits,
+    why = public_url_problem(args.public_url)
+    if why:
+        print(f"handfoot serve: --public-url {args.public_url!r}: {why}", file=sys.stderr)
+        return 2
+    from handfoot.server.storage.command import prepare
+    db_url = args.db or default_url()
+    code = prepare("serve", db_url)  # reached, and its schema up to date, or why not
+    if code:
+        return code
+    return serve(args.host, args.port, db_url, bot_delay=args.bot_delay,
+                 minute=args.minute_seconds, limits=limits,
+                 public_url=args.public_url.rstrip("/"),
                  address_header=args.address_header, decision_budget=args.decision_budget,
                  processes=args.workers, steering=not args.no_steering,
                  ping=args.ping_seconds, loop=args.event_loop)
+
+
+def public_url_problem(url: str) -> str:
+    """What is wrong with a ``--public-url`` ("" if nothing): it must be the address
+    people open, ``http(s)://NAME[:PORT]``, with no path, query or fragment.
+
+    >>> public_url_problem("https://cards.example.org"), public_url_problem("")
+    ('', '')
+    >>> public_url_problem("cards.example.org")
+    'it must start with https:// (or http://), as in https://cards.example.org'
+    >>> public_url_problem("https://cards.example.org/play")
+    'it must be the address only (https://NAME or https://NAME:PORT), without /play'
+    """
+    if not url:
+        return ""
+    from urllib.parse import urlsplit
+    example = "as in https://cards.example.org"
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as e:
+        return f"it is not an address ({e}); {example}"
+    if parts.scheme not in ("http", "https"):
+        return f"it must start with https:// (or http://), {example}"
+    if not parts.hostname or any(c.isspace() for c in url):
+        return f"it names no machine; {example}"
+    if parts.username is not None or parts.password is not None:
+        return "it may not hold a user name or password"
+    rest = parts.path.rstrip("/") + (f"?{parts.query}" if parts.query else "") + (
+        f"#{parts.fragment}" if parts.fragment else "")
+    if rest:
+        return (f"it must be the address only ({parts.scheme}://NAME or "
+                f"{parts.scheme}://NAME:PORT), without {rest}")
+    del port
+    return ""
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -89,14 +134,16 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     from handfoot.server.eventloop import uvicorn_options
     from handfoot.server.offloop.work import Work
     from handfoot.server.processes.spawn import NEEDS_POSTGRES, run_processes, shares
+    from handfoot.server.storage.command import shown_url
 
     if processes > 1 and not shares(db_url):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"handfoot: open http://{shown}:{port}/ in your browser "
-          f"(database: {db_url}; stop with Ctrl+C); club events at "
-          f"http://{shown}:{port}/events"
+    address = public_url or f"http://{shown}:{port}"
+    print(f"handfoot: open {address}/ in your browser "
+          f"(database: {shown_url(db_url)}; stop with Ctrl+C); club events at "
+          f"{address}/events"
           + (f"; {processes} server processes" if processes > 1 else ""), flush=True)
     options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
                                "public_url": public_url, "limits": limits,

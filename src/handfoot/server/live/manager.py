@@ -26,7 +26,7 @@ from handfoot.actions import (
 )
 from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
-from handfoot.server.diagnostics import cpu
+from handfoot.server.diagnostics import cpu, metrics
 from handfoot.server.live.messages import Broadcast
 from handfoot.server.live.table import LiveTable, default_level, time_notice
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
@@ -343,9 +343,11 @@ class Manager:
     # --------------------------------------------------------------- acting
     async def act(self, table: LiveTable, seat: int, action: Action) -> None:
         """Verify, log, apply and broadcast; raises the engine's IllegalAction."""
+        start = time.perf_counter()
         async with table.lock:
             await self._act_locked(table, seat, action)
         await self.broadcast(table)
+        metrics.observe_push(start)
         self.kick_bots(table)
 
     async def _act_locked(self, table: LiveTable, seat: int, action: Action,
@@ -378,6 +380,7 @@ class Manager:
                              wait_for_people=bool(table.people()))
             cpu.spent("move", start)
             table.seq += 1
+            metrics.ACTIONS.labels("computer" if table.is_bot(seat) else "person").inc()
             if table.game.over:
                 self._over(table)
             return True

@@ -318,6 +318,10 @@ class Pool:
         finally:
             w.pending.pop(number, None)
 
+    def queued(self) -> int:
+        """Questions sent to the workers and not answered yet."""
+        return sum(len(w.pending) for w in self._workers if w is not None and w.alive)
+
     # ------------------------------------------------------------ calls
     async def call(self, func: Callable[..., Any], *args: Any) -> Any:
         """``func(*args)`` in the least busy worker (for work that needs no table)."""

@@ -6,7 +6,14 @@
 import { $$, api, esc } from "./common.js";
 
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
-function isLocalPage() { return LOCAL_HOSTS.includes(location.hostname); }
+/** Whether a link leads to "this computer" only (on anyone else's it leads nowhere).
+ * @param {string} url */
+function isLocalLink(url) {
+  try {
+    const host = new URL(url, location.href).hostname;
+    return LOCAL_HOSTS.includes(host) || host.startsWith("127.");
+  } catch (e) { return false; }
+}
 /** The creator token this browser keeps for table `id`, if it set it up. @param {string} id */
 export function creatorOf(id) { return localStorage.getItem("hf-creator-" + id); }
 /** @returns {string[]} */
@@ -62,9 +69,13 @@ function inviteMessage(s, rules) {
     `The link is your own seat: please do not pass it on.`;
 }
 
-// The note shown when the page was opened at this computer's own address.
-function localNote() {
-  if (!isLocalPage()) return "";
+// The note shown when the invite links lead to this computer's own address (the page
+// was opened at localhost and the server was not given the address people use: with
+// --public-url, or opened at the address friends use, the links are theirs to open).
+/** @param {any} h */
+function localNote(h) {
+  const link = h.seats.map((/** @type {any} */ s) => s.url).find(Boolean);
+  if (!link || !isLocalLink(link)) return "";
   const port = location.port || "8000";
   return `<div class="local-note" role="note"><p><b>Friends cannot open these links.</b>
     <code>${esc(location.host)}</code> means "this computer": on anyone else's phone or
@@ -95,7 +106,7 @@ export async function drawInvites(box, id, opts = {}, known = null) {
     ? (waitingFor.length ? `The game starts when everyone has joined: waiting for ${waitingFor.map((s) => esc(s.name || "seat " + (s.seat + 1))).join(", ")}.` : "Everyone has joined.")
     : "The game has started.";
   box.innerHTML = `${opts.heading === false ? "" : `<h3>Table ${esc(id)} <span class="table-id">(${esc(h.rules)})</span></h3>`}
-    ${localNote()}
+    ${localNote(h)}
     <p class="invite-state" aria-live="polite">${state}</p>
     <p class="hint">One link per person, like a key to their seat: send each person their own.</p>
     <ul class="invite-list">${people.map((s) => `<li class="invite" data-seat="${s.seat}">

@@ -24,7 +24,8 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from handfoot.server.storage.database import SCHEMA_LOCK, normalise_url
+from handfoot.server.storage.database import normalise_url
+from handfoot.server.storage.schema import ensure_schema
 
 metadata = sa.MetaData()
 
@@ -34,6 +35,9 @@ rule_sets = sa.Table(
     sa.Column("base", sa.String(80), nullable=False),
     sa.Column("toml", sa.Text, nullable=False),
     sa.Column("created", sa.DateTime, nullable=False),
+    #: who saved it: the hash of the token their browser keeps (None: saved before
+    #: owners were kept; nobody may save over it)
+    sa.Column("owner_hash", sa.String(64), nullable=True),
 )
 
 tables = sa.Table(
@@ -46,6 +50,11 @@ tables = sa.Table(
     sa.Column("created", sa.DateTime, nullable=False),
     #: set once the game is over (a summary for the lobby); the log stays the truth
     sa.Column("result_json", sa.Text, nullable=True),
+    #: the secret its deals come from (never shown while the game is played; None for a
+    #: table made before these were kept: dealt from ``seed``)
+    sa.Column("secret", sa.String(128), nullable=True),
+    #: the hash of its creator's token (who may hand an absent seat to the computer)
+    sa.Column("creator_hash", sa.String(64), nullable=True),
 )
 
 actions = sa.Table(
@@ -77,25 +86,6 @@ time_calls = sa.Table(
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("created", sa.DateTime, nullable=False),
-)
-
-
-#: what a table has beside its row (a table made before these were kept has none): the
-#: secret its deals come from (never shown while the game is played) and the hash of
-#: its creator's token (who may hand an absent seat to the computer)
-table_keys = sa.Table(
-    "table_keys", metadata,
-    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("secret", sa.String(128), nullable=True),
-    sa.Column("creator_hash", sa.String(64), nullable=True),
-)
-
-#: who saved a rule set: the hash of the token their browser keeps (rule sets saved
-#: before this was kept have no owner and cannot be saved over)
-rule_set_owners = sa.Table(
-    "rule_set_owners", metadata,
-    sa.Column("name", sa.String(80), sa.ForeignKey("rule_sets.name"), primary_key=True),
-    sa.Column("owner_hash", sa.String(64), nullable=False),
 )
 
 
@@ -223,15 +213,10 @@ class Store:
             self.engine = sa.create_engine(url, pool_size=8, max_overflow=16)
         #: single statements, each its own transaction (no BEGIN and COMMIT to wait for)
         self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        if self.postgres:
-            # several processes starting on a new database: one creates the tables, the
-            # others wait for it and find them there (without the lock, two created the
-            # same table and one of them stopped as it started)
-            with self.engine.begin() as c:
-                c.execute(SCHEMA_LOCK)
-                metadata.create_all(c)
-        else:
-            metadata.create_all(self.engine)
+        # the schema brought up to date (the migrations: several processes starting on
+        # a new PostgreSQL database take turns under a lock, so one creates the tables
+        # and the others find them there); a newer version's database: SchemaError
+        ensure_schema(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -242,21 +227,17 @@ class Store:
         someone else's (another owner, or saved before owners were kept)."""
         try:
             with self.engine.begin() as c:
-                exists = c.execute(sa.select(rule_sets.c.name)
+                exists = c.execute(sa.select(rule_sets.c.owner_hash)
                                    .where(rule_sets.c.name == name)).first()
                 if exists is not None:
-                    owner = c.execute(sa.select(rule_set_owners.c.owner_hash)
-                                      .where(rule_set_owners.c.name == name)).first()
-                    if owner is None or not owner_hash or owner[0] != owner_hash:
+                    if exists[0] is None or not owner_hash or exists[0] != owner_hash:
                         raise RuleSetTaken(name)
                     c.execute(sa.update(rule_sets).where(rule_sets.c.name == name)
                               .values(base=base, toml=toml, created=_now()))
                     return
                 c.execute(sa.insert(rule_sets).values(name=name, base=base, toml=toml,
-                                                      created=_now()))
-                if owner_hash:
-                    c.execute(sa.insert(rule_set_owners).values(name=name,
-                                                                owner_hash=owner_hash))
+                                                      created=_now(),
+                                                      owner_hash=owner_hash or None))
         except IntegrityError as e:  # saved by another at the same moment
             raise RuleSetTaken(name) from e
 
@@ -270,19 +251,18 @@ class Store:
         """Delete a rule set saved by ``owner_hash``; False if it is not theirs (or
         there is none). Tables keep their own copy of their rules."""
         with self.engine.begin() as c:
-            owner = c.execute(sa.select(rule_set_owners.c.owner_hash)
-                              .where(rule_set_owners.c.name == name)).first()
+            owner = c.execute(sa.select(rule_sets.c.owner_hash)
+                              .where(rule_sets.c.name == name)).first()
             if owner is None or not owner_hash or owner[0] != owner_hash:
                 return False
-            c.execute(sa.delete(rule_set_owners).where(rule_set_owners.c.name == name))
             c.execute(sa.delete(rule_sets).where(rule_sets.c.name == name))
         return True
 
     def rule_set_owner(self, name: str) -> str | None:
         with self.engine.connect() as c:
-            row = c.execute(sa.select(rule_set_owners.c.owner_hash)
-                            .where(rule_set_owners.c.name == name)).first()
-        return None if row is None else str(row[0])
+            row = c.execute(sa.select(rule_sets.c.owner_hash)
+                            .where(rule_sets.c.name == name)).first()
+        return None if row is None or row[0] is None else str(row[0])
 
     def rule_sets(self) -> list[tuple[str, str]]:
         with self.engine.connect() as c:
@@ -301,10 +281,8 @@ class Store:
         with self.engine.begin() as c:
             c.execute(sa.insert(tables).values(
                 id=tid, rules_name=rules_name, rules_toml=rules_toml, seed=seed,
-                seats_json=json.dumps(seats), created=_now()))
-            if secret is not None or creator_hash is not None:
-                c.execute(sa.insert(table_keys).values(table_id=tid, secret=secret,
-                                                       creator_hash=creator_hash))
+                seats_json=json.dumps(seats), created=_now(), secret=secret,
+                creator_hash=creator_hash))
             if waiting:
                 c.execute(sa.insert(waiting_tables).values(table_id=tid, created=_now()))
         return tid
@@ -354,7 +332,7 @@ class Store:
     def delete_table(self, table_id: str) -> None:
         """Remove a table with its log and everything kept beside it."""
         with self.engine.begin() as c:
-            for t in (actions, time_calls, table_keys, waiting_tables, chat_lines,
+            for t in (actions, time_calls, waiting_tables, chat_lines,
                       joined_seats, event_tables):
                 c.execute(sa.delete(t).where(t.c.table_id == table_id))
             c.execute(sa.delete(tables).where(tables.c.id == table_id))
@@ -377,8 +355,7 @@ class Store:
                         json.loads(row.result_json) if row.result_json else None,
                         row.secret, row.creator_hash)
 
-    _select = sa.select(tables, table_keys.c.secret, table_keys.c.creator_hash).select_from(
-        tables.outerjoin(table_keys, table_keys.c.table_id == tables.c.id))
+    _select = sa.select(tables)
 
     def table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as c:
