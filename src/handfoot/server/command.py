@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from handfoot.server.eventloop import EVENT_LOOPS, PING_SECONDS, NoSuchLoop, event_loop
-from handfoot.server.guard import RateLimits
+from handfoot.server.guard import LOOPBACK, RateLimits, networks
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -25,9 +25,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.ping_seconds > 0:
         print("handfoot serve: --ping-seconds must be more than 0.", file=sys.stderr)
         return 2
+    try:
+        networks(args.trusted_proxy.split(","))
+    except ValueError as e:
+        print(f"handfoot serve: --trusted-proxy: {e}.", file=sys.stderr)
+        return 2
+    proxies = tuple(a.strip() for a in args.trusted_proxy.split(",") if a.strip())
+    if proxies and not args.address_header:
+        print("handfoot serve: --trusted-proxy needs --address-header (the header in "
+              "which those proxies give the client's address).", file=sys.stderr)
+        return 2
     return serve(args.host, args.port, args.db or default_url(), bot_delay=args.bot_delay,
                  minute=args.minute_seconds, public_url=args.public_url, limits=limits,
-                 address_header=args.address_header, decision_budget=args.decision_budget,
+                 address_header=args.address_header, trusted_proxies=proxies,
+                 decision_budget=args.decision_budget,
                  processes=args.workers, steering=not args.no_steering,
                  ping=args.ping_seconds, loop=args.event_loop)
 
@@ -46,7 +57,11 @@ def add_serve_parser(sub: Any) -> None:
                         "use it, and the session cookie is Secure if it is https")
     p.add_argument("--address-header", default="", metavar="HEADER",
                    help="behind a proxy: the header holding the client's address "
-                        "(X-Forwarded-For); the last address in it is used")
+                        "(X-Forwarded-For); the last address in it is used, and only "
+                        "when the request comes from a --trusted-proxy")
+    p.add_argument("--trusted-proxy", default="", metavar="ADDR[,ADDR...]",
+                   help="with --address-header: the proxies (addresses or networks) "
+                        f"whose header is believed ({', '.join(LOOPBACK)})")
     p.add_argument("--limit-tables", type=int, default=60, metavar="N",
                    help="tables one address may start in an hour (60; 0: no limit)")
     p.add_argument("--limit-rule-sets", type=int, default=60, metavar="N",
@@ -77,7 +92,8 @@ def add_serve_parser(sub: Any) -> None:
 
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0, processes: int = 1,
+          address_header: str = "", trusted_proxies: tuple[str, ...] = (),
+          decision_budget: float = 10.0, processes: int = 1,
           steering: bool = True, ping: float = PING_SECONDS, loop: str = "auto") -> int:
     """Serve until stopped; the exit status. ``processes`` > 1: that many processes on one
     address (PostgreSQL only: :mod:`handfoot.server.processes.spawn`), each table's sockets handed
@@ -101,12 +117,14 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
                                "public_url": public_url, "limits": limits,
                                "address_header": address_header,
+                               "trusted_proxies": trusted_proxies,
                                "decision_budget": decision_budget, "ping": ping,
                                "loop": loop}
     if processes > 1:
         return run_processes(processes, host, port, options, steering=steering)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
+                     trusted_proxies=trusted_proxies,
                      work=Work(budget=decision_budget))
     collector.configure()
     uvicorn.run(app, host=host, port=port, **uvicorn_options(ping, loop))

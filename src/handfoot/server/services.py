@@ -11,7 +11,7 @@ from starlette.datastructures import State
 from starlette.requests import HTTPConnection, Request
 
 from handfoot.server.club.service import EventService
-from handfoot.server.guard import RateLimits, client_address
+from handfoot.server.guard import AddressSource, RateLimits, client_address
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
@@ -33,7 +33,7 @@ class Services:
     chat: Chat
     limits: RateLimits  #: what one address may create in an hour
     public_url: str  #: the address invites are made with ("" for the request's own)
-    address_header: str  #: the proxy's header with the client's address ("" for none)
+    addresses: AddressSource  #: where a client's address is read (peer or proxy's header)
     origin: str  #: this process, in notices and in ``hello``
 
     async def table(self, table_id: str) -> LiveTable:
@@ -50,7 +50,7 @@ class Services:
     def limit(self, request: Request, what: str, message: str) -> str:
         """Count one ``what`` made by the request's address (returned), or refuse it
         with ``message`` once the address has made its hour's share."""
-        who = client_address(request, self.address_header)
+        who = client_address(request, self.addresses)
         if not self.limits.take(what, who):
             raise ApiError(message + f" (at most {self.limits.limit(what)} an hour from "
                            "one address); please try again later.", 429)

@@ -59,7 +59,7 @@ from handfoot.club.store import ClubStore
 from handfoot.game.fair import new_secret
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.club.paper import form_from_sheet, form_settings, sheet_from_form
-from handfoot.server.guard import RateLimits
+from handfoot.server.guard import AddressSource, HashPool, RateLimits
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import (
     LiveTable,
@@ -154,9 +154,11 @@ class EventService:
 
     def __init__(self, store: Store, manager: Manager, public_url: str = "",
                  minute: float = 60.0, limits: RateLimits | None = None,
-                 address_header: str = "") -> None:
+                 addresses: AddressSource | None = None) -> None:
         self.limits = limits or RateLimits()
-        self.address_header = address_header
+        self.addresses = addresses or AddressSource()
+        #: the organisers' password hashes, off the loop and bounded
+        self.hashes = HashPool()
         #: the session cookie is Secure when the public address is https
         self.secure = public_url.lower().startswith("https://")
         self.store = store

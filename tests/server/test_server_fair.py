@@ -1,0 +1,106 @@
+"""A served game nobody can cheat: whose address a request comes from, how many slow
+password checks run at once, where a served deal comes from, and who may read a seat's
+invite link. Each against a real server."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import statistics
+import time
+from typing import Any
+
+from handfoot.server.testing import ServerProcess
+
+SEATS = [{"kind": "human"}] * 4
+
+
+def _forged(i: int) -> dict[str, str]:
+    return {"X-Forwarded-For": f"203.0.113.{i % 250 + 1}"}
+
+
+def test_a_forged_address_header_is_not_believed(sqlite_url: str) -> None:
+    # no --address-header: the header is anybody's, and the peer's address counts
+    with ServerProcess(sqlite_url, args=("--limit-tables", "2",
+                                         "--limit-events", "1")) as server:
+        codes = [server.request("POST", "/api/tables", {"rules": "classic", "seats": SEATS},
+                                _forged(i))[0] for i in range(4)]
+        assert codes == [200, 200, 429, 429]
+        codes = [server.request("POST", "/api/events", {
+            "name": f"Ev {i}", "rules": "classic", "password": "abcd"}, _forged(i))[0]
+            for i in range(3)]
+        assert codes == [200, 429, 429]
+
+
+def test_the_header_is_believed_only_from_the_named_proxies(sqlite_url: str) -> None:
+    # a header named, but the proxy is elsewhere: 127.0.0.1 is not believed
+    with ServerProcess(sqlite_url, args=("--limit-tables", "2", "--address-header",
+                                         "X-Forwarded-For", "--trusted-proxy",
+                                         "10.9.8.7,192.0.2.0/24")) as server:
+        codes = [server.request("POST", "/api/tables", {"rules": "classic", "seats": SEATS},
+                                _forged(i))[0] for i in range(3)]
+        assert codes == [200, 200, 429]
+
+
+def test_a_trusted_proxy_that_is_not_an_address_is_refused_at_start(
+        sqlite_url: str) -> None:
+    server = ServerProcess(sqlite_url, args=("--address-header", "X-Real-IP",
+                                             "--trusted-proxy", "proxy.example"))
+    try:
+        server.start()
+    except RuntimeError as e:
+        assert "--trusted-proxy" in str(e) and "'proxy.example'" in str(e)
+    else:  # pragma: no cover - the failure this test is for
+        server.stop()
+        raise AssertionError("the server started")
+
+
+def _login(server: ServerProcess, key: str, password: str,
+           headers: dict[str, str]) -> tuple[int, Any]:
+    return server.request("POST", f"/api/events/{key}/login", {"password": password},
+                          headers)
+
+
+def test_forged_headers_do_not_lift_the_password_throttle(sqlite_url: str) -> None:
+    with ServerProcess(sqlite_url) as server:
+        key = server.post("/api/events", {"name": "Locked", "rules": "classic",
+                                          "password": "right-one"})["key"]
+        results = [_login(server, key, f"guess{i}", _forged(i)) for i in range(12)]
+        checked = [body for status, body in results if status == 403]
+        assert len(checked) == 5  # LOGIN_TRIES from one address a minute
+        assert all(s == 429 and "Too many wrong passwords" in b["error"]
+                   for s, b in results[5:])
+        # even the right password waits its minute now
+        assert _login(server, key, "right-one", _forged(99))[0] == 429
+
+
+def _round_trip(server: ServerProcess) -> float:
+    start = time.perf_counter()
+    server.get("/api/rule-sets")
+    return time.perf_counter() - start
+
+
+def test_password_checks_are_bounded_and_do_not_hold_up_others(sqlite_url: str) -> None:
+    """64 sign-ins at once from 64 addresses (as the operator's proxy says): the hashing
+    runs on a small pool, the rest are refused in words, and other requests are still
+    answered at once."""
+    with ServerProcess(sqlite_url, args=("--address-header", "X-Forwarded-For")) as server:
+        key = server.post("/api/events", {"name": "Crowded", "rules": "classic",
+                                          "password": "right-one"})["key"]
+        quiet = [_round_trip(server) for _ in range(10)]
+        with concurrent.futures.ThreadPoolExecutor(64) as pool:
+            logins = [pool.submit(_login, server, key, "wrong", _forged(i))
+                      for i in range(64)]
+            time.sleep(0.05)
+            busy = [_round_trip(server) for _ in range(10)]
+            results = [f.result() for f in logins]
+        statuses = sorted(s for s, _ in results)
+        refused = [b["error"] for s, b in results if s == 503]
+        assert set(statuses) <= {403, 503} and refused, statuses
+        assert all("Too many sign-ins at once" in e for e in refused)
+        assert statuses.count(403) <= 20  # the pool's share, not all 64
+        print(f"round trip: quiet median {statistics.median(quiet) * 1000:.1f} ms, "
+              f"during 64 sign-ins median {statistics.median(busy) * 1000:.1f} ms, "
+              f"max {max(busy) * 1000:.1f} ms; {statuses.count(503)} refused")
+        assert statistics.median(busy) < 0.25
+        # the right password still works once the crowd has gone
+        assert _login(server, key, "right-one", _forged(200))[0] == 200
