@@ -104,3 +104,59 @@ def test_password_checks_are_bounded_and_do_not_hold_up_others(sqlite_url: str) 
         assert statistics.median(busy) < 0.25
         # the right password still works once the crowd has gone
         assert _login(server, key, "right-one", _forged(200))[0] == 200
+
+
+# ------------------------------------------------ where a served deal comes from
+
+
+def _until_over(server: ServerProcess, tid: str, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while not server.get(f"/api/tables/{tid}")["over"]:
+        assert time.monotonic() < deadline, "the computers did not finish"
+        time.sleep(0.3)
+
+
+def test_a_seeded_deal_is_marked_to_every_seat_and_never_called_verified(
+        sqlite_url: str) -> None:
+    from handfoot.game.records import replay
+    with ServerProcess(sqlite_url) as server:
+        seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                 {"kind": "human"}, {"kind": "bot", "level": "easy"}]
+        seeded = server.post("/api/tables", {"rules": "texas-good-sam", "seats": seats,
+                                             "seed": 7})
+        fair = server.post("/api/tables", {"rules": "texas-good-sam", "seats": seats})
+        for made, want in ((seeded, True), (fair, False)):
+            for inv in made["invites"]:  # every seat, before anyone has played
+                c = server.client(made["id"], inv["token"])
+                try:
+                    first = c.wait(lambda m: m["type"] == "state")
+                    assert first["seeded"] is want and first["view"]["hand_number"] == 1
+                finally:
+                    c.close()
+        # played out by the computer: the seeded table is never "deal verified"
+        bots = server.post("/api/tables", {"rules": "texas-good-sam", "seed": 7,
+                                           "seats": [{"kind": "bot", "level": "easy"}] * 4})
+        _until_over(server, bots["id"])
+        info = server.get(f"/api/tables/{bots['id']}")["fair"]
+        assert info["verified"] is False and info["seeded"] is True
+        assert "seed" in info["message"]
+        report = replay(server.get(f"/api/tables/{bots['id']}/record"))
+        assert report.ok and report.deals_verified == 0
+        assert "deal verified" not in report.message and "seed" in report.message
+
+
+def test_an_events_tables_take_no_seed(sqlite_url: str) -> None:
+    from club_pages import Http, create_event
+    with ServerProcess(sqlite_url) as server:
+        org = Http(server)
+        key = create_event(org, players=4, rules="classic")
+        org.post(f"/api/events/{key}/draw", {"round": 1, "seed": 1})
+        status, body, _ = org.request("POST", f"/api/events/{key}/online",
+                                      {"round": 1, "table": 1, "seed": 5})
+        assert status == 400 and "take no seed" in body["error"]
+        online = org.post(f"/api/events/{key}/online", {"round": 1, "table": 1})
+        c = server.client(online["table_id"], online["invites"][0]["token"])
+        try:
+            assert c.wait(lambda m: m["type"] == "state")["seeded"] is False
+        finally:
+            c.close()

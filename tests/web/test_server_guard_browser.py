@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -121,7 +122,7 @@ def test_a_finished_games_page_says_the_deal_was_verified(
         assert "Game over" in text and "deal verified (1 hand)" in text, text
         # the seal of the deal, shown at the table (opened by the record)
         seal = server.get(f"/api/tables/{tid}/record")["commitments"][0]["sha256"]
-        assert seal[:16] in page.inner_text("#seal")
+        assert seal in page.inner_text("#seal")
         page.goto(f"{server.base}/?replay={tid}")
         page.wait_for_selector("#replay .fair:has-text('deal verified')", timeout=20_000)
     finally:
@@ -147,3 +148,29 @@ def test_the_lobby_shows_its_tables_a_page_at_a_time(browser: Browser,
             assert page.inner_text("#table-list").count("classic") == 5
         finally:
             page.close()
+
+
+def test_a_seeded_table_says_so_before_play_and_a_fair_one_shows_its_whole_seal(
+        browser: Browser, server: ServerProcess) -> None:
+    from pages import SHOTS
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}] * 2
+    for seed, name in ((7, "seeded"), (None, "sealed")):
+        out = server.post("/api/tables", {"rules": "texas-good-sam", "seats": seats,
+                                          **({"seed": seed} if seed else {})})
+        for width, height in ((390, 844), (1280, 800)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            try:
+                page.goto(out["invites"][1]["url"])  # the other person's seat
+                page.wait_for_selector("#seal:not(:empty)", timeout=20_000)
+                text = page.inner_text("#seal")
+                if seed:
+                    assert "chosen when it was set up" in text and "not a fair deal" in text
+                    assert "sealed" not in text
+                    assert page.locator("#info .seeded").is_visible()  # at the top too
+                else:
+                    assert re.search(r"SHA-256 [0-9a-f]{64} ", text), text
+                    assert page.locator("#info .seeded").count() == 0
+                page.locator("#seal").scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"handfoot-seal-{name}-{width}.png"))
+            finally:
+                page.close()

@@ -176,6 +176,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
     broken, verified = _check_commitments(record)
     if broken:
         return ReplayReport(False, broken)
+    seeded = record.get("seed") is not None and bool(record.get("commitments"))
+    if seeded:  # the seed fixes the deal and the salts: the commitments prove nothing
+        verified = 0
     for i, h in enumerate(hands):
         if not isinstance(h, dict):
             return ReplayReport(False, f"hand {i + 1} is not an object")
@@ -272,7 +275,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
                         + (f"; winner team {game.winners[0] + 1}" if len(game.winners) == 1
                            else "")
                         + (f"; deal verified ({verified} hands match their commitments)"
-                           if verified else ""), game, checked, verified)
+                           if verified else "")
+                        + ("; dealt from a chosen seed, so the deal is not verified"
+                           if seeded else ""), game, checked, verified)
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -574,10 +574,10 @@ class EventService:
         if level not in levels():
             raise EventApiError(f"There is no computer player called {level!r}; the levels "
                                 f"are {', '.join(offered_levels())}.")
-        seed_value = data.get("seed")
-        # without a seed, the deals come from a secret nobody sees while it is played
-        seed = (None if seed_value in (None, "")
-                else _int(data, "seed", "The seed", None, 0, 2**62))
+        # an event's deals always come from a secret nobody sees while it is played
+        if data.get("seed") not in (None, ""):
+            raise EventApiError("An event's tables are always dealt from the server's "
+                                "secret; they take no seed.")
         rules = event.table_rules(t)
         seats: list[dict[str, Any]] = []
         invites = []
@@ -588,8 +588,8 @@ class EventService:
                           "computer": s in computer})
             invites.append({"seat": s, "name": event.name_of(pid), "computer": s in computer,
                             "token": tok})
-        tid = self.store.create_table(rules.name, rules.to_toml(), seed or 0, seats,
-                                      secret=new_secret() if seed is None else None)
+        tid = self.store.create_table(rules.name, rules.to_toml(), 0, seats,
+                                      secret=new_secret())
         self.store.tag_event_table(tid, event.name, rnd, t.number)
         table = self.manager.load(tid)
         assert table is not None
