@@ -160,3 +160,50 @@ def test_an_events_tables_take_no_seed(sqlite_url: str) -> None:
             assert c.wait(lambda m: m["type"] == "state")["seeded"] is False
         finally:
             c.close()
+
+
+# ------------------------------------------------ a seat in use is its person's alone
+
+
+def test_the_host_never_reads_a_link_in_use_and_a_seats_holder_sees_a_second_socket(
+        tmp_path: Any) -> None:
+    from server_helpers import postgres_database
+    for pg in postgres_database():
+        with ServerProcess(pg, bot_delay=0.05) as a, ServerProcess(pg, bot_delay=0.05) as b:
+            made = a.post("/api/tables", {"rules": "texas-good-sam", "seats": SEATS})
+            tid, creator = made["id"], made["creator"]
+            tokens = {i["seat"]: i["token"] for i in made["invites"]}
+            ann = b.client(tid, tokens[0])  # Ann plays through process B
+            ann.state()
+            host = a.post(f"/api/tables/{tid}/host", {"creator": creator})["seats"]
+            assert host[0]["url"] is None and host[0]["in_use"] is True
+            assert tokens[0] not in str(host)
+            assert all(s["url"] and not s["in_use"] for s in host[1:])
+            # no new link for a seat someone is at, through either process
+            for server in (a, b):
+                status, err = server.request("POST", f"/api/tables/{tid}/invite",
+                                             {"creator": creator, "seat": 0})
+                assert status == 409 and "Someone is at that seat" in err["error"]
+            # a second socket on Ann's seat, through the other process and this one:
+            # Ann is told each time
+            for server in (a, b):
+                start = ann.count()
+                other = server.client(tid, tokens[0])
+                other.state()
+                told = ann.wait_new(start, lambda m: m["type"] == "notice")
+                assert "opened in another window" in told["message"]
+                other.close()
+            ann.close()
+            # Ann has left: the host may replace her link (the old one stops working),
+            # but is still not given the old one
+            deadline = time.monotonic() + 10
+            while True:
+                status, new = a.request("POST", f"/api/tables/{tid}/invite",
+                                        {"creator": creator, "seat": 0})
+                if status == 200 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            assert status == 200, new
+            stale = b.client(tid, tokens[0])
+            assert "not valid" in stale.wait(lambda m: m["type"] == "error")["message"]
+            stale.close()

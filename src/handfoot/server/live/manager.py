@@ -28,6 +28,7 @@ from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
 from handfoot.server.diagnostics import cpu
 from handfoot.server.live.messages import Broadcast
+from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table import LiveTable, default_level, time_notice
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
 from handfoot.server.offloop.work import Work, make_game
@@ -44,6 +45,10 @@ from handfoot.server.storage.appender import Appender
 from handfoot.server.storage.store import ActionRow, SeqTaken, Store, TimeCalled
 
 log = logging.getLogger("handfoot.server")
+
+#: said to a seat's sockets when another socket opens the seat
+SEAT_OPENED = ("Your seat was just opened in another window or on another device. If "
+               "that was not you, ask the person who set up the table for a new link.")
 
 #: what a connection's queue knows of a state message (its JSON text is sent)
 _STATE: dict[str, Any] = {"type": "state"}
@@ -565,6 +570,31 @@ class Manager:
         if seat is not None and self.bus is not None:  # the people at other processes
             await asyncio.to_thread(self.store.notify, {"k": "ready", "t": table.id,
                                                         "h": hand, "seat": seat})
+
+    async def ask_who(self, table: LiveTable, wait: float = 0.3) -> None:
+        """Before a decision that depends on who is connected anywhere (a new link, a
+        removal): ask the other server processes, and give them ``wait`` seconds to
+        answer (they answer through the same notices as moves)."""
+        if self.bus is None or not self.bus.healthy:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.store.notify, {"k": "who", "t": table.id})
+            await asyncio.sleep(wait)
+
+    async def seat_opened(self, table: LiveTable, seat: int, conn: Connection) -> None:
+        """Another socket opened ``seat``: its holders (here, and at the other server
+        processes) are told."""
+        self.tell_seat(table, seat, conn)
+        if self.bus is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.notify, {"k": "opened", "t": table.id,
+                                                            "seat": seat})
+
+    def tell_seat(self, table: LiveTable, seat: int, new: Connection | None) -> None:
+        """Tell the sockets on ``seat`` (all but ``new``) that another one opened it."""
+        for c in list(table.connections):
+            if c.seat == seat and c is not new and not c.dropped:
+                c.push(notice_of(SEAT_OPENED))
 
     async def tell_here(self, table: LiveTable) -> None:
         """Tell the other server processes who is connected to this one at the table

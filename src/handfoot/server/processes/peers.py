@@ -28,6 +28,7 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("ready", lambda note: _ready(manager, note))
     bus.on("here", lambda note: _here(manager, note))
     bus.on("who", lambda note: _who(manager, note))
+    bus.on("opened", lambda note: _opened(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
 
 
@@ -145,6 +146,14 @@ async def _here(manager: Manager, note: dict[str, Any]) -> None:
         await manager.ready_heard(table, None, table.moves.paused_after)
     else:
         await manager.broadcast(table)
+
+
+async def _opened(manager: Manager, note: dict[str, Any]) -> None:
+    """A socket opened a seat at another process: that seat's sockets here are told."""
+    tid, seat = note.get("t"), note.get("seat")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None and isinstance(seat, int):
+        manager.tell_seat(table, seat, None)
 
 
 async def _who(manager: Manager, note: dict[str, Any]) -> None:

@@ -116,6 +116,7 @@ async def arrive(svc: Services, table: LiveTable, conn: Connection) -> None:
     """Greet a new viewer; a seated one joins, and hears the chat."""
     conn.push(await hello(svc, table, conn.seat))
     if conn.seat is not None:  # (after joining the connections: a revocation finds it)
+        await svc.manager.seat_opened(table, conn.seat, conn)
         await svc.manager.join(table, conn.seat)
         await svc.manager.tell_here(table)
         await svc.chat.welcome(table, conn)
