@@ -46,6 +46,22 @@ from handfoot.server.storage.store import ActionRow, SeqTaken, Store, TimeCalled
 
 log = logging.getLogger("handfoot.server")
 
+#: said at a table while the database refuses its moves
+CANNOT_SAVE = ("The server cannot save moves right now; play goes on by itself as soon "
+               "as it can.")
+#: the computer players' waits between tries while the database refuses (seconds)
+BACKOFF = (0.25, 0.5, 1.0, 2.0)
+
+
+def storage_failed(e: BaseException) -> bool:
+    """The database (or its disk) failed, rather than the game: worth trying again."""
+    import sqlite3
+
+    import sqlalchemy.exc
+    return (isinstance(e, sqlalchemy.exc.SQLAlchemyError | sqlite3.Error | OSError)
+            or type(e).__module__.split(".")[0] == "psycopg")
+
+
 #: said to a seat's sockets when another socket opens the seat
 SEAT_OPENED = ("Your seat was just opened in another window or on another device. If "
                "that was not you, ask the person who set up the table for a new link.")
@@ -381,6 +397,12 @@ class Manager:
                 if not again:
                     return False
                 continue
+            except Exception as e:
+                if storage_failed(e) and not table.trouble:
+                    table.trouble = CANNOT_SAVE
+                    await self.broadcast(table)
+                raise
+            table.trouble = ""
             start = cpu.now()
             started = table.moves.start(table.game, seat, action)
             table.game.push(action)
@@ -678,6 +700,35 @@ class Manager:
                 self.kick_bots(table)
 
     async def _run_bots(self, table: LiveTable) -> None:
+        """The computer players act until a person is to act (or the game is over);
+        while the database refuses, they try again and again, waiting longer each time
+        (at most :data:`BACKOFF`'s last), and the table says so."""
+        failures = 0
+        while not self.closing:
+            try:
+                await self._bots_act(table)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if self.closing:
+                    return
+                if not storage_failed(e):
+                    log.exception("computer player failed at table %s", table.id)
+                    return
+                if failures == 0:
+                    log.warning("table %s: the database refuses (%s); the computer "
+                                "players try again", table.id, e)
+                if not table.trouble:
+                    table.trouble = CANNOT_SAVE
+                    with contextlib.suppress(Exception):
+                        await self.broadcast(table)
+                await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
+                failures += 1
+                if self.keepers.shared and not self.keepers.keeps(table.id):
+                    return  # another process keeps it now (or will: kick_bots asks)
+
+    async def _bots_act(self, table: LiveTable) -> None:
         lost = 0  # worker processes lost in a row (one is started again for each)
         # the rest of a computer player's turn, as its worker planned it in one
         # question, and the point of the game its next move was planned for: the
@@ -685,54 +736,48 @@ class Manager:
         # and whether time was called (anything else: it is asked again)
         planned: list[Action] = []
         planned_for: tuple[Any, ...] = ()
-        try:
-            while not self.closing and not table.game.over and not table.paused \
-                    and table.is_bot(table.game.actor):
-                await asyncio.sleep(self.bot_delay)
-                async with table.lock:
-                    if not self.in_step():  # without notices: the log is read first
-                        await self._acatch_up(table)
-                    game = table.game
-                    if game.over or table.paused or not table.is_bot(game.actor) \
-                            or not self.keepers.keeps(table.id):
-                        break
-                    seat = game.actor
-                    _, level, seed = self._bot(table, seat)
-                    point = (seat, table.seq, level, seed, game, game.time_called)
-                    if not planned or planned_for != point:
-                        # the computer thinks in a worker process, within its time
-                        # budget; the lock keeps the game still meanwhile
-                        try:
-                            planned = await self.work.plan(game, table.origin, seat,
-                                                           level, seed)
-                        except BrokenWorker:
-                            lost += 1
-                            if lost >= 3 or self.closing:
-                                raise
-                            log.warning("a worker process ended; table %s goes on",
-                                        table.id)
-                            continue
-                        lost = 0
-                    action = planned.pop(0)
+        while not self.closing and not table.game.over and not table.paused \
+                and table.is_bot(table.game.actor):
+            await asyncio.sleep(self.bot_delay)
+            async with table.lock:
+                if not self.in_step():  # without notices: the log is read first
+                    await self._acatch_up(table)
+                game = table.game
+                if game.over or table.paused or not table.is_bot(game.actor) \
+                        or not self.keepers.keeps(table.id):
+                    break
+                seat = game.actor
+                _, level, seed = self._bot(table, seat)
+                point = (seat, table.seq, level, seed, game, game.time_called)
+                if not planned or planned_for != point:
+                    # the computer thinks in a worker process, within its time
+                    # budget; the lock keeps the game still meanwhile
                     try:
-                        done = await self._act_locked(table, seat, action, again=False)
-                    except IllegalAction:  # cannot be (the point was checked): ask again
-                        log.exception("table %s: a planned move is refused", table.id)
-                        planned = []
+                        planned = await self.work.plan(game, table.origin, seat,
+                                                       level, seed)
+                    except BrokenWorker:
+                        lost += 1
+                        if lost >= 3 or self.closing:
+                            raise
+                        log.warning("a worker process ended; table %s goes on",
+                                    table.id)
                         continue
-                    if done:
-                        self.bot_actions += 1
-                        planned_for = (seat, table.seq, level, seed, game,
-                                       game.time_called)
-                    else:
-                        self.bot_lost += 1
-                        planned = []
-                await self.broadcast(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            if not self.closing:
-                log.exception("computer player failed at table %s", table.id)
+                    lost = 0
+                action = planned.pop(0)
+                try:
+                    done = await self._act_locked(table, seat, action, again=False)
+                except IllegalAction:  # cannot be (the point was checked): ask again
+                    log.exception("table %s: a planned move is refused", table.id)
+                    planned = []
+                    continue
+                if done:
+                    self.bot_actions += 1
+                    planned_for = (seat, table.seq, level, seed, game,
+                                   game.time_called)
+                else:
+                    self.bot_lost += 1
+                    planned = []
+            await self.broadcast(table)
 
     @staticmethod
     def _bot(table: LiveTable, seat: int) -> tuple[str, str, int]:

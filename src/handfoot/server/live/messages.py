@@ -192,7 +192,7 @@ class Broadcast:
             "view": data,
             "legal": ((self.legal or []) if self._mine(seat) else []) if own else _OWN,
             "last_hand": last_hand_of(table),
-            "notice": table.notice,
+            "notice": table.trouble or table.notice,
             "time_called": game.time_called,
             # provably fair: the deal of this hand was fixed before anyone played
             "commitment": commitment_of(table),

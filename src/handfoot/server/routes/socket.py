@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from handfoot.engine import IllegalAction
 from handfoot.rules.words import rules_in_words
 from handfoot.server.live.compression import WRITE_NOW
+from handfoot.server.live.manager import storage_failed
 from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table import LiveTable, token_hash
 from handfoot.server.protocol import (
@@ -139,9 +140,14 @@ async def listen(ws: WebSocket, svc: Services, table: LiveTable, conn: Connectio
             continue
         try:
             reply = await answer(svc, table, conn, text)
-        except Exception:  # never the socket's end: the person hears of it
-            log.exception("a message at table %s", table.id)
-            reply = error("That message could not be handled; nothing was changed.")
+        except Exception as e:  # never the socket's end: the person hears of it
+            if storage_failed(e):
+                log.warning("table %s: the database refuses (%s)", table.id, e)
+                reply = error("The server cannot save moves right now; nothing was "
+                              "changed. Please try again in a moment.")
+            else:
+                log.exception("a message at table %s", table.id)
+                reply = error("That message could not be handled; nothing was changed.")
         if reply is not None:
             conn.push(reply)
 
