@@ -207,3 +207,63 @@ def test_the_host_never_reads_a_link_in_use_and_a_seats_holder_sees_a_second_soc
             stale = b.client(tid, tokens[0])
             assert "not valid" in stale.wait(lambda m: m["type"] == "error")["message"]
             stale.close()
+
+
+# ------------------------------------------------ a record's deals, exactly covered
+
+
+def _forge_grabs(rec: dict[str, Any]) -> dict[str, Any]:
+    """The record of the same moves, with seat 1's grab made exact (a 100-point bonus)
+    and every result written as a replay of it gives: consistent, but not the deal the
+    commitment was made to."""
+    import copy
+
+    from handfoot.actions import action_from_json
+    from handfoot.cards import parse_card
+    from handfoot.engine import Deal, full_deck
+    from handfoot.game import Game
+    from handfoot.game.records import game_record
+    from handfoot.rules import Rules
+    forged = copy.deepcopy(rec)
+    rules = Rules.from_dict(rec["rules"])
+    deal = forged["hands"][0]["deal"]
+    grabs = list(deal["grabs"])
+    grabs[1] = rules.deal.hand_size + rules.deal.foot_size  # exact
+    deal["grabs"] = grabs
+    game = Game(rules, None, deals=[
+        Deal(tuple(parse_card(c) for c in deal["order"]), deal["first_seat"], tuple(grabs),
+             tuple(tuple(parse_card(c) for c in s) for s in deal["shuffles"])),
+        Deal(tuple(full_deck(rules)), 0)])
+    for entry in forged["hands"][0]["actions"]:
+        game.apply(action_from_json(entry), entry["seat"])
+    out = game_record(game, rec["players"], rec["info"])
+    out["commitments"] = rec["commitments"]
+    return out
+
+
+def test_replay_fails_a_record_whose_commitments_do_not_cover_each_deal_once(
+        sqlite_url: str) -> None:
+    from handfoot.game.records import replay
+    with ServerProcess(sqlite_url) as server:
+        made = server.post("/api/tables", {"rules": "texas-good-sam",
+                                           "seats": [{"kind": "bot", "level": "easy"}] * 4})
+        _until_over(server, made["id"])
+        rec = server.get(f"/api/tables/{made['id']}/record")
+    good = replay(rec)
+    assert good.ok and good.deals_verified == 1 and "deal verified" in good.message
+    (c1,) = rec["commitments"]
+    for commitments, why in (
+            ([c1, c1], "hand 1: it has more than one commitment"),
+            ([], "hand 1: no commitment covers its deal"),
+            ([{**c1, "hand": 2}], "hand 1: no commitment covers its deal"),
+            ([c1, {**c1, "hand": 2}], "hand 2: there is a commitment, but the record "
+                                      "holds no such hand"),
+            ([{**c1, "hand": True}], "is not {hand, sha256, salt, v}")):
+        report = replay({**rec, "commitments": commitments})
+        assert not report.ok and why in report.message, (commitments, report.message)
+        assert "deal verified" not in report.message
+    forged = _forge_grabs(rec)
+    assert forged["hands"][0]["result"] != rec["hands"][0]["result"]  # the bonus
+    report = replay(forged)
+    assert not report.ok and report.message.startswith("hand 1: the deal"), report.message
+    assert "grabs" in report.message
