@@ -267,3 +267,50 @@ def test_replay_fails_a_record_whose_commitments_do_not_cover_each_deal_once(
     report = replay(forged)
     assert not report.ok and report.message.startswith("hand 1: the deal"), report.message
     assert "grabs" in report.message
+
+
+# ------------------------------------------------ removal, with several processes
+
+
+def test_a_table_is_removed_only_when_nobody_is_at_it_anywhere_and_is_archived(
+        tmp_path: Any) -> None:
+    import json
+    import os
+
+    from server_helpers import postgres_database
+    archive = tmp_path / "archive"
+    env = {"HANDFOOT_ARCHIVE_DIR": str(archive)}
+    for pg in postgres_database():
+        with ServerProcess(pg, bot_delay=0.05, env=env) as a, \
+                ServerProcess(pg, bot_delay=0.05, env=env) as b:
+            seats = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3
+            made = a.post("/api/tables", {"rules": "texas-good-sam", "seats": seats})
+            tid, creator = made["id"], made["creator"]
+            ann = b.client(tid, made["invites"][0]["token"])  # at process B only
+            st = ann.wait(lambda m: m["type"] == "state" and bool(m["legal"]))
+            ann.act(st["legal"][0])
+            ann.state(min_seq=st["seq"] + 1)
+            # the host's remove reaches A, which has no socket for the table
+            status, err = a.request("POST", f"/api/tables/{tid}/remove",
+                                    {"creator": creator})
+            assert status == 409 and "still playing" in err["error"]
+            assert a.get(f"/api/tables/{tid}")["seq"] > 0  # its log is still there
+            assert not archive.exists() or not os.listdir(archive)
+            ann.close()
+            deadline = time.monotonic() + 10
+            while True:
+                status, err = a.request("POST", f"/api/tables/{tid}/remove",
+                                        {"creator": creator})
+                if status == 200 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.3)
+            assert status == 200, err
+            kept = json.loads((archive / f"{tid}.json").read_text())
+            assert kept["table"] == tid and len(kept["actions"]) >= 1
+            assert kept["record"]["hands"][0]["actions"]
+            assert "token_hash" not in json.dumps(kept["seats"])
+            for server in (a, b):  # gone at both processes
+                deadline = time.monotonic() + 5
+                while server.request("GET", f"/api/tables/{tid}")[0] != 404:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.2)

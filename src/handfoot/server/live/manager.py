@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from handfoot.actions import (
@@ -42,6 +43,7 @@ from handfoot.server.protocol import (
     notice_of,
 )
 from handfoot.server.storage.appender import Appender
+from handfoot.server.storage.database import archive_dir
 from handfoot.server.storage.store import ActionRow, SeqTaken, Store, TimeCalled
 
 log = logging.getLogger("handfoot.server")
@@ -551,7 +553,48 @@ class Manager:
         self.kick_bots(table)
 
     async def remove(self, table: LiveTable) -> None:
-        """Forget a table: its computers stop, its sockets close, its rows go."""
+        """Remove a table: a game with moves is archived first (its log and record kept
+        in a file: :meth:`archive`), then its computers stop, its sockets close (at
+        every process), and its rows go."""
+        if table.seq > 0:
+            await asyncio.to_thread(self.archive, table)
+        await self.forget(table)
+        await asyncio.to_thread(self.store.delete_table, table.id)
+        if self.bus is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.notify, {"k": "removed", "t": table.id})
+
+    def archive(self, table: LiveTable) -> Path:
+        """Keep a table's game before its rows go: its rules, seed, seats (without their
+        tokens' hashes), every logged action and its record, in
+        ``archive/<table>.json`` (:func:`archive_dir`), written whole or not at all."""
+        from handfoot.game.records import commitments_json, dumps, game_record
+        from handfoot.server.live.table import salt_of
+        rows = self.store.actions(table.id)
+        names = [s.get("name") or f"seat {i + 1}" for i, s in enumerate(table.seats)]
+        record = game_record(table.game, names, {"table": table.id})
+        if table.game.over:
+            record["commitments"] = commitments_json(table.game, salt_of(table.row))
+        kept = {"table": table.id, "archived": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                             time.gmtime()),
+                "rules_name": table.row.rules_name, "rules_toml": table.row.rules_toml,
+                "seed": table.row.seed, "secret": table.row.secret,
+                "seats": [{k: v for k, v in s.items() if k != "token_hash"}
+                          for s in table.seats],
+                "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action}
+                            for a in rows],
+                "record": record}
+        folder = archive_dir(self.store.url)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{table.id}.json"
+        part = path.with_suffix(".part")
+        part.write_text(dumps(kept), "utf-8")
+        part.replace(path)
+        return path
+
+    async def forget(self, table: LiveTable) -> None:
+        """Forget a table here (removed, here or by another process): its computers
+        stop and its sockets close."""
         if table.bot_task is not None:
             table.bot_task.cancel()
             with contextlib.suppress(BaseException):
@@ -560,7 +603,8 @@ class Manager:
             conn.drop("This table was removed by its host.", code=4410,
                       farewell=farewell("This table was removed by its host."))
         self.live.pop(table.id, None)
-        await asyncio.to_thread(self.store.delete_table, table.id)
+        with contextlib.suppress(Exception):
+            self.keepers.release(table.id)
 
     async def hint(self, table: LiveTable, seat: int) -> HintOut | ErrorOut:
         """What the medium computer player would do for this seat now, and why (worked out

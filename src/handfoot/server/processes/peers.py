@@ -29,6 +29,7 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("here", lambda note: _here(manager, note))
     bus.on("who", lambda note: _who(manager, note))
     bus.on("opened", lambda note: _opened(manager, note))
+    bus.on("removed", lambda note: _removed(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
 
 
@@ -146,6 +147,14 @@ async def _here(manager: Manager, note: dict[str, Any]) -> None:
         await manager.ready_heard(table, None, table.moves.paused_after)
     else:
         await manager.broadcast(table)
+
+
+async def _removed(manager: Manager, note: dict[str, Any]) -> None:
+    """Another process removed a table (archived first): it is forgotten here too."""
+    tid = note.get("t")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None:
+        await manager.forget(table)
 
 
 async def _opened(manager: Manager, note: dict[str, Any]) -> None:

@@ -58,9 +58,10 @@ def is_host(table: LiveTable, creator: Any) -> bool:
 
 
 def abandoned(table: LiveTable) -> bool:
-    """Nobody plays at it any more: no person has the table open (computer players
-    do not count)."""
-    return not any(c.seat is not None for c in table.connections)
+    """Nobody plays at it any more: no person has the table open, through this server
+    process or another (computer players do not count)."""
+    return not any(c.seat is not None for c in table.connections) \
+        and not table.connected()
 
 
 async def hosted(request: Request) -> tuple[Services, LiveTable, dict[str, Any]]:
@@ -143,12 +144,22 @@ async def api_start(request: Request) -> Response:
 
 
 async def api_remove(request: Request) -> Response:
-    """Remove a finished or abandoned table (its record and replay go with it)."""
+    """Remove a finished or abandoned table (its record and replay go with it; a game
+    with moves is archived first)."""
     svc, table, _ = await hosted(request)
+    bus = svc.manager.bus
+    if bus is not None and not bus.healthy and not table.game.over:
+        raise ApiError("The server cannot tell right now whether someone is at this "
+                       "table; please try again in a moment.", 503)
+    await svc.manager.ask_who(table)
     if not (table.game.over or abandoned(table)):
         raise ApiError("Someone is still playing at this table; it can be removed "
                        "once the game is over or everyone has left.", 409)
-    await svc.manager.remove(table)
+    try:
+        await svc.manager.remove(table)
+    except OSError as e:
+        raise ApiError("This table's game could not be archived, so it was not removed "
+                       f"({e.strerror or e}).", 500) from None
     return JSONResponse({"ok": True, "removed": table.id})
 
 
