@@ -314,3 +314,38 @@ def test_a_table_is_removed_only_when_nobody_is_at_it_anywhere_and_is_archived(
                 while server.request("GET", f"/api/tables/{tid}")[0] != 404:
                     assert time.monotonic() < deadline
                     time.sleep(0.2)
+
+
+# ------------------------------------------------ chat across processes
+
+
+def test_chat_between_seats_at_two_processes_is_heard(tmp_path: Any) -> None:
+    from server_helpers import postgres_database
+    for pg in postgres_database():
+        with ServerProcess(pg, bot_delay=0.05) as a, ServerProcess(pg, bot_delay=0.05) as b:
+            made = a.post("/api/tables", {"rules": "classic", "seats": SEATS})
+            tid = made["id"]
+            tokens = {i["seat"]: i["token"] for i in made["invites"]}
+            ann, bob = a.client(tid, tokens[0]), b.client(tid, tokens[1])
+            watcher = b.client(tid)  # a spectator hears none of it
+            try:
+                for c in (ann, bob):
+                    c.wait(lambda m: m["type"] == "chat")
+                for i in range(5):
+                    ann.send({"type": "chat", "text": f"from A {i}"})
+                    bob.send({"type": "chat", "text": f"from B {i}"})
+                    time.sleep(0.1)
+
+                def heard(c: Any) -> list[str]:
+                    return [x["text"] for m in c.messages if m["type"] == "chat"
+                            for x in m["lines"]]
+                deadline = time.monotonic() + 10
+                want = {f"from {p} {i}" for p in "AB" for i in range(5)}
+                while not (want <= set(heard(ann)) and want <= set(heard(bob))):
+                    assert time.monotonic() < deadline, (heard(ann), heard(bob))
+                    time.sleep(0.1)
+                assert len(heard(bob)) == len(set(heard(bob)))  # each line once
+                assert not [m for m in watcher.messages if m["type"] == "chat"]
+            finally:
+                for c in (ann, bob, watcher):
+                    c.close()
