@@ -349,3 +349,83 @@ def test_chat_between_seats_at_two_processes_is_heard(tmp_path: Any) -> None:
             finally:
                 for c in (ann, bob, watcher):
                     c.close()
+
+
+# ------------------------------------------------ spectators
+
+
+def _watch(server: ServerProcess, tid: str, address: str | None = None) -> Any:
+    """A spectator's socket, and its first message (from ``address`` as the operator's
+    proxy says, if given)."""
+    import json
+
+    from websockets.sync.client import connect
+    ws = connect(f"ws://127.0.0.1:{server.port}/ws/{tid}", open_timeout=10,
+                 max_size=1 << 24,
+                 additional_headers={"X-Forwarded-For": address} if address else None)
+    ws.__enter__()  # (closed by the test)
+    return ws, json.loads(ws.recv(timeout=10))
+
+
+def test_spectators_are_limited_per_address_and_per_table(sqlite_url: str) -> None:
+    with ServerProcess(sqlite_url, args=("--limit-spectators", "5",
+                                         "--limit-spectators-per-address", "3",
+                                         "--address-header", "X-Forwarded-For")) as server:
+        tids = [server.post("/api/tables", {"rules": "classic", "seats": SEATS})["id"]
+                for _ in range(2)]
+        open_: list[Any] = []
+        try:
+            # one address: 3 sockets, wherever they watch
+            for tid in (tids[0], tids[1], tids[0]):
+                ws, first = _watch(server, tid, "198.51.100.1")
+                assert first["type"] == "hello"
+                open_.append(ws)
+            ws, first = _watch(server, tids[1], "198.51.100.1")
+            assert first["type"] == "error" and first["fatal"]
+            assert "At most 3 tables can be watched at once" in first["message"]
+            ws.close()
+            # one table: 5 spectators, from any addresses
+            for i in range(3):
+                ws, first = _watch(server, tids[0], f"198.51.100.{10 + i}")
+                assert first["type"] == "hello"
+                open_.append(ws)
+            ws, first = _watch(server, tids[0], "198.51.100.50")
+            assert first["type"] == "error" and "already has 5 spectators" in first["message"]
+            ws.close()
+            # a seat's holder is never counted as a spectator
+            made = server.post("/api/tables", {"rules": "classic", "seats": SEATS})
+            ann = server.client(made["id"], made["invites"][0]["token"])
+            assert ann.state()["seat"] == 0
+            ann.close()
+            # one closed, one more may come
+            open_.pop().close()
+            time.sleep(0.3)
+            ws, first = _watch(server, tids[0], "198.51.100.50")
+            assert first["type"] == "hello"
+            open_.append(ws)
+        finally:
+            for ws in open_:
+                ws.close()
+
+
+def test_a_spectator_arriving_is_sent_only_its_own_state(sqlite_url: str) -> None:
+    with ServerProcess(sqlite_url) as server:
+        made = server.post("/api/tables", {"rules": "classic", "seats": SEATS})
+        tid = made["id"]
+        ann = server.client(tid, made["invites"][0]["token"])
+        first = server.client(tid)
+        try:
+            ann.state()
+            first.state()
+            time.sleep(0.3)
+            before = (ann.count(), first.count())
+            others = [server.client(tid) for _ in range(10)]
+            for c in others:
+                c.state()
+            time.sleep(0.5)
+            assert (ann.count(), first.count()) == before  # nothing pushed to them
+            for c in others:
+                c.close()
+        finally:
+            ann.close()
+            first.close()

@@ -13,7 +13,8 @@ from handfoot.server.guard import LOOPBACK, RateLimits, networks
 def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.server.storage.database import default_url
     limits = RateLimits(tables=args.limit_tables, rule_sets=args.limit_rule_sets,
-                        events=args.limit_events)
+                        events=args.limit_events, spectators=args.limit_spectators,
+                        spectators_per_address=args.limit_spectators_per_address)
     if args.workers < 1:
         print("handfoot serve: --workers must be 1 or more.", file=sys.stderr)
         return 2
@@ -68,6 +69,11 @@ def add_serve_parser(sub: Any) -> None:
                    help="rule sets one address may save in an hour (60; 0: no limit)")
     p.add_argument("--limit-events", type=int, default=10, metavar="N",
                    help="club events one address may create in an hour (10; 0: no limit)")
+    p.add_argument("--limit-spectators", type=int, default=100, metavar="N",
+                   help="spectators' sockets open at once at one table (100; 0: no limit)")
+    p.add_argument("--limit-spectators-per-address", type=int, default=20, metavar="N",
+                   help="spectators' sockets open at once from one address (20; 0: no "
+                        "limit)")
     p.add_argument("--decision-budget", type=float, default=10.0, metavar="SECONDS",
                    help="the longest a computer player may think about one move (10); "
                         "past it, it plays its first legal move")

@@ -41,7 +41,31 @@ class RateLimits:
     rule_sets: int = 60
     events: int = 10
     window: float = WINDOW
+    #: spectators' sockets open at once: at one table, and from one address (0: no limit)
+    spectators: int = 100
+    spectators_per_address: int = 20
     _seen: dict[tuple[str, str], list[float]] = field(default_factory=dict, repr=False)
+    _watching: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def watch(self, who: str, at_table: int) -> str:
+        """Let one more spectator's socket in from ``who`` at a table with ``at_table``
+        spectators already (counted until :meth:`unwatch`), or say why not."""
+        if self.spectators and at_table >= self.spectators:
+            return (f"This table already has {self.spectators} spectators, as many as it "
+                    "can take; please try again later.")
+        if self.spectators_per_address and \
+                self._watching.get(who, 0) >= self.spectators_per_address:
+            return (f"At most {self.spectators_per_address} tables can be watched at once "
+                    "from one address; close one to watch another.")
+        self._watching[who] = self._watching.get(who, 0) + 1
+        return ""
+
+    def unwatch(self, who: str) -> None:
+        left = self._watching.get(who, 0) - 1
+        if left > 0:
+            self._watching[who] = left
+        else:
+            self._watching.pop(who, None)
 
     def limit(self, what: str) -> int:
         return int(getattr(self, what))

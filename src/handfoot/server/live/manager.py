@@ -439,15 +439,17 @@ class Manager:
         return {"type": "preview", "ok": ok, "message": message, "value": value,
                 "minimum": None if opened else game.hand.minimums[team]}
 
-    async def broadcast(self, table: LiveTable) -> None:
+    async def broadcast(self, table: LiveTable, only: Connection | None = None) -> None:
         """Queue each connection's state (the seat to act gets its legal actions:
-        :meth:`Work.legal`). Never waits for a client."""
+        :meth:`Work.legal`); ``only``: that connection's alone (a spectator arriving).
+        Never waits for a client."""
         if table.connections:  # (a move pushed to nobody is not a use)
             table.used = time.monotonic()
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
         actor = table.shown_moves
-        if actor is not None and any(c.seat == actor for c in table.connections):
+        if actor is not None and (only.seat == actor if only is not None
+                                  else any(c.seat == actor for c in table.connections)):
             try:
                 legal = await self.work.legal(game, table.origin)
             except Exception:  # the pool was shut down (the server is stopping)
@@ -458,7 +460,7 @@ class Manager:
                 return  # it changed meanwhile: the broadcast of that change follows
         written: dict[int | None, bytes] = {}  # once for each seat
         messages: Broadcast | None = None
-        for conn in list(table.connections):
+        for conn in [only] if only is not None else list(table.connections):
             if conn.dropped:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(conn)

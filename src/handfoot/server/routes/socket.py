@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.engine import IllegalAction
 from handfoot.rules.words import rules_in_words
+from handfoot.server.guard import client_address
 from handfoot.server.live.compression import WRITE_NOW
 from handfoot.server.live.manager import storage_failed
 from handfoot.server.live.outbox import Connection
@@ -70,6 +71,15 @@ async def ws_endpoint(ws: WebSocket) -> None:
     table, seat = await opened(ws, svc)
     if table is None:
         return
+    watcher = None  # a spectator's address, counted while the socket is open
+    if seat is None:
+        who = client_address(ws, svc.addresses)
+        why = svc.limits.watch(who, sum(1 for c in table.connections if c.seat is None))
+        if why:
+            await ws.send_json(farewell(why))
+            await ws.close(4429)
+            return
+        watcher = who
 
     async def close(code: int, reason: str) -> None:
         await ws.close(code)
@@ -87,6 +97,8 @@ async def ws_endpoint(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        if watcher is not None:
+            svc.limits.unwatch(watcher)
         await leave(svc, table, conn)
 
 
@@ -121,6 +133,9 @@ async def arrive(svc: Services, table: LiveTable, conn: Connection) -> None:
         await svc.manager.join(table, conn.seat)
         await svc.manager.tell_here(table)
         await svc.chat.welcome(table, conn)
+    if conn.seat is None:  # a spectator: nothing changes for the others
+        await svc.manager.broadcast(table, only=conn)
+        return
     await svc.manager.broadcast(table)  # this one's view, and everyone sees who is here
 
 
