@@ -117,3 +117,31 @@ def test_a_postgresql_restart_and_play_resumes(tmp_path: Path) -> None:
                 took = all_move_on(server, tids, timeout=20)
             finally:
                 watcher.close()
+
+
+def test_a_read_only_database_is_named_at_start(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "disk") as disk:
+        url = f"sqlite:///{disk / 'handfoot.db'}"
+        with ServerProcess(url) as server:  # made, with a table
+            server.post("/api/tables", {"rules": "classic", "seats": BOTS})
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        with pytest.raises(RuntimeError) as failed:
+            ServerProcess(url).start()
+        message = str(failed.value)
+        assert "cannot write to the database" in message, message
+        assert "Traceback" not in message
+
+
+def test_a_read_only_postgresql_database_is_named_at_start() -> None:
+    import psycopg
+    for pg in postgres_database():
+        with ServerProcess(pg) as server:  # made, with its tables
+            server.post("/api/tables", {"rules": "classic", "seats": BOTS})
+        name = pg.rsplit("/", 1)[1]
+        with psycopg.connect(pg, autocommit=True) as c:
+            c.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+        with pytest.raises(RuntimeError) as failed:
+            ServerProcess(pg).start()
+        message = str(failed.value)
+        assert "cannot write to the database" in message and "read-only" in message, message
+        assert "Traceback" not in message

@@ -96,6 +96,26 @@ def add_serve_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_serve)
 
 
+def cannot_write(db_url: str) -> str:
+    """Why the server could not save moves in its database ("" if it can): checked
+    once at start, so that a read-only database is named at once rather than at the
+    first move."""
+    from handfoot.server.storage.store import Store
+    try:
+        store = Store(db_url)
+        try:
+            store.check_writable()
+        finally:
+            store.close()
+    except Exception as e:
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0][:300]
+        return (f"handfoot serve: cannot write to the database {db_url} ({reason}). "
+                "The server would not be able to save any move: check that the file, "
+                "its folder and the filesystem are writable (or the database user may "
+                "write), then start it again.")
+    return ""
+
+
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
           address_header: str = "", trusted_proxies: tuple[str, ...] = (),
@@ -114,6 +134,10 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
 
     if processes > 1 and not shares(db_url):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
+        return 2
+    problem = cannot_write(db_url)
+    if problem:
+        print(problem, file=sys.stderr, flush=True)
         return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"handfoot: open http://{shown}:{port}/ in your browser "
