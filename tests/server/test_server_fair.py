@@ -429,3 +429,31 @@ def test_a_spectator_arriving_is_sent_only_its_own_state(sqlite_url: str) -> Non
         finally:
             ann.close()
             first.close()
+
+
+# ------------------------------------------------ look-alike rule-set names
+
+
+def test_look_alike_rule_set_names_are_refused(sqlite_url: str) -> None:
+    with ServerProcess(sqlite_url) as server:
+        def save(name: str, owner: str | None = None) -> tuple[int, Any]:
+            return server.request("POST", "/api/rule-sets/check", {
+                "base": "classic", "name": name, "toml": "",
+                **({"owner": owner} if owner else {})})
+        status, first = save("Fri\u200bday night")
+        assert status == 200 and first["name"] == "Friday night"
+        owner = first["owner"]
+        for name, like in (("Classic", "classic"), ("classіc", "classic"),  # Cyrillic і
+                           ("clas\u200bsic", None), ("ｃｌａｓｓｉｃ", None),
+                           ("FRIDAY NIGHT", "Friday night"), ("Friday\u00a0night", "Friday night"),
+                           ("Friday nіght", "Friday night")):
+            status, body = save(name)
+            assert status in (400, 409), (name, status, body)
+            assert like is None or repr(like) in body["error"], body
+        # its owner saves it again under its own name
+        assert save("Friday night", owner)[0] == 200
+        assert save("Friday\u200b night", owner)[0] == 200
+        names = [r["name"] for r in server.get("/api/rule-sets")["rule_sets"]]
+        assert names.count("Friday night") == 1
+        assert not [n for n in names if n.casefold() != n.casefold().strip()
+                    or "\u200b" in n or (n.casefold() == "classic" and n != "classic")]
