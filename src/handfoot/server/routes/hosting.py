@@ -155,6 +155,8 @@ async def api_remove(request: Request) -> Response:
     if not (table.game.over or abandoned(table)):
         raise ApiError("Someone is still playing at this table; it can be removed "
                        "once the game is over or everyone has left.", 409)
+    svc.lobby.forget()
+    svc.replays.forget(lambda key: isinstance(key, tuple) and key[0] == table.id)
     try:
         await svc.manager.remove(table)
     except OSError as e:
