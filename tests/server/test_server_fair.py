@@ -522,3 +522,35 @@ def test_lobby_and_replay_requests_do_not_hold_up_the_tables(sqlite_url: str) ->
         print(f"ping p99: quiet {p99(quiet):.1f} ms, with 16 lobby and replay requests "
               f"at once {p99(busy):.1f} ms ({len(busy)} pings)")
         assert p99(busy) < 25  # (before: 36-65 ms on the 2 cores it was measured on)
+
+
+def test_a_seats_new_holder_does_not_read_the_chat_before_them(sqlite_url: str) -> None:
+    with ServerProcess(sqlite_url) as server:
+        made = server.post("/api/tables", {"rules": "classic", "seats": SEATS})
+        tid, creator = made["id"], made["creator"]
+        tokens = {i["seat"]: i["token"] for i in made["invites"]}
+        ann, bob = server.client(tid, tokens[0]), server.client(tid, tokens[1])
+        for c in (ann, bob):
+            c.wait(lambda m: m["type"] == "chat")
+        ann.send({"type": "chat", "text": "our secret plan"})
+        bob.wait(lambda m: m["type"] == "chat" and bool(m["lines"]))
+        ann.close()
+        deadline = time.monotonic() + 10
+        while (new := server.request("POST", f"/api/tables/{tid}/invite",
+                                     {"creator": creator, "seat": 0}))[0] != 200:
+            assert time.monotonic() < deadline, new
+            time.sleep(0.2)
+        bob.send({"type": "chat", "text": "welcome"})
+        bob.wait(lambda m: m["type"] == "chat" and any(
+            x["text"] == "welcome" for x in m["lines"]))
+        carol = server.client(tid, new[1]["url"].split("token=")[1])
+        try:
+            first = carol.wait(lambda m: m["type"] == "chat")
+            assert [x["text"] for x in first["lines"]] == ["welcome"]
+            again = server.client(tid, tokens[1])  # Bob's seat keeps its history
+            hist = again.wait(lambda m: m["type"] == "chat")["lines"]
+            assert [x["text"] for x in hist] == ["our secret plan", "welcome"]
+            again.close()
+        finally:
+            carol.close()
+            bob.close()

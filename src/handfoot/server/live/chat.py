@@ -58,10 +58,16 @@ class Chat:
         return tagged is None or self.store.event_chat(tagged.event)
 
     async def welcome(self, table: LiveTable, conn: Connection) -> None:
-        """A seated person joins: whether chat is on, and the last lines."""
+        """A seated person joins: whether chat is on, and the last lines (said since
+        the seat's link was made: a seat's new holder does not read what was said to
+        the one before)."""
+        seat = conn.seat
+        after = int(table.seats[seat].get("chat_after", 0)) if seat is not None else 0
+
         def read() -> ChatOut:
             on = self.is_on(table.id)
-            lines = [line_json(x) for x in self.store.chat(table.id, HISTORY)] if on else []
+            lines = [line_json(x) for x in self.store.chat(table.id, HISTORY)
+                     if x.id > after] if on else []
             return {"type": "chat", "on": on, "lines": lines, "reactions": list(REACTIONS)}
         conn.push(await asyncio.to_thread(read))
 

@@ -120,11 +120,14 @@ async def api_new_link(request: Request) -> Response:
     if seat in table.connected():
         raise ApiError("Someone is at that seat now; a new link can be made for it once "
                        "they have left the table.", 409)
+    said = await asyncio.to_thread(svc.store.chat, table.id, 1)
     async with table.lock:
         seats = [dict(s) for s in table.seats]
         link = int(seats[seat].get("link", 0)) + 1
         tok = invite_token(data["creator"], table.id, seat, link)
-        seats[seat].update(link=link, token_hash=token_hash(tok))
+        # the new holder reads the chat from here on
+        seats[seat].update(link=link, token_hash=token_hash(tok),
+                           chat_after=said[-1].id if said else 0)
         await _save_seats(svc.store, table, seats)
         table.joined.discard(seat)
         await asyncio.to_thread(svc.store.unjoin_seat, table.id, seat)
