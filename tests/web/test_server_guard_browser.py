@@ -174,3 +174,41 @@ def test_a_seeded_table_says_so_before_play_and_a_fair_one_shows_its_whole_seal(
                 page.screenshot(path=str(SHOTS / f"handfoot-seal-{name}-{width}.png"))
             finally:
                 page.close()
+
+
+def test_the_page_checks_the_deal_itself_from_the_record(
+        browser: Browser, server: ServerProcess) -> None:
+    """The finished game's page hashes the record's deals in the browser: a record
+    altered on its way (the server still says verified) is caught by the page."""
+    out = server.post("/api/tables", {"rules": "texas-good-sam", "seats": [
+        {"kind": "bot", "level": "easy"}] * 4})
+    tid = out["id"]
+    deadline = time.monotonic() + 180
+    while not server.get(f"/api/tables/{tid}")["over"]:
+        assert time.monotonic() < deadline, "the computers did not finish"
+        time.sleep(0.5)
+    from pages import SHOTS
+    record = server.get(f"/api/tables/{tid}/record")
+    assert server.get(f"/api/tables/{tid}")["fair"]["verified"]
+    for width, height in ((390, 844), (1280, 800)):
+        for altered in (False, True):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            try:
+                rec = json.loads(json.dumps(record))
+                if altered:  # one grab count changed: the commitment no longer matches
+                    rec["hands"][0]["deal"]["grabs"][1] += 1
+                body = json.dumps(rec)
+                page.route(f"**/api/tables/{tid}/record", lambda route, _req, b=body:
+                           route.fulfill(status=200, content_type="application/json", body=b))
+                page.goto(f"{server.base}/table/{tid}")
+                page.wait_for_selector("#end-of-hand .fair:not(:empty)", timeout=20_000)
+                text = page.inner_text("#end-of-hand .fair")
+                if altered:
+                    assert "deal NOT verified: hand 1: the deal is not the one committed" \
+                        in text, text
+                else:
+                    assert "deal verified (1 hand) by this browser" in text, text
+                    page.locator("#end-of-hand .fair").scroll_into_view_if_needed()
+                    page.screenshot(path=str(SHOTS / f"handfoot-fair-browser-{width}.png"))
+            finally:
+                page.close()
