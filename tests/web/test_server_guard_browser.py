@@ -212,3 +212,34 @@ def test_the_page_checks_the_deal_itself_from_the_record(
                     page.screenshot(path=str(SHOTS / f"handfoot-fair-browser-{width}.png"))
             finally:
                 page.close()
+
+
+def test_the_hosts_page_shows_no_link_for_a_seat_in_use(
+        browser: Browser, server: ServerProcess) -> None:
+    from pages import SHOTS
+    made = server.post("/api/tables", {"rules": "classic", "wait": True, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+        {"kind": "human", "name": "Bob"}, {"kind": "bot", "level": "easy"}]})
+    ann = server.client(made["id"], made["invites"][0]["token"])
+    ann.state()
+    try:
+        for width, height in ((390, 844), (1280, 800)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            try:
+                page.goto(server.base + "/")
+                page.evaluate("([id, c]) => { localStorage.setItem('hf-creator-' + id, c); "
+                              "localStorage.setItem('hf-hosted', JSON.stringify([id])); }",
+                              [made["id"], made["creator"]])
+                page.goto(server.base + "/")
+                page.wait_for_selector(".invite .in-use", timeout=20_000)
+                seat_1 = page.locator(".invite[data-seat='0']")
+                assert "Only the person at this seat has its link" in seat_1.inner_text()
+                assert seat_1.locator(".invite-url").count() == 0
+                assert made["invites"][0]["token"] not in page.content()
+                assert page.locator(".invite[data-seat='2'] .invite-url").count() == 1
+                seat_1.scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"handfoot-invites-in-use-{width}.png"))
+            finally:
+                page.close()
+    finally:
+        ann.close()

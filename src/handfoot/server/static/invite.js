@@ -114,7 +114,7 @@ export async function drawInvites(box, id, opts = {}, known = null) {
           <textarea class="share-text" rows="5" readonly>${esc(inviteMessage(s, h.rules))}</textarea></label>
         <button class="copy-message">Copy message</button>
       </div>`
-      : s.in_use ? `<p>Only the person at this seat has its link.${s.connected ? "" : ' <button class="new-link">Make a new link</button>'}</p>`
+      : s.in_use ? `<p class="in-use">Only the person at this seat has its link.${s.connected ? "" : ' <button class="new-link">Make a new link</button>'}</p>`
       : `<p>This seat's link was made in another way. <button class="new-link">Make a new link</button></p>`}
     </li>`).join("")}</ul>
     ${h.waiting ? `<button class="start-now big">Start now — computer players take the empty seats</button>` : ""}
