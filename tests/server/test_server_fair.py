@@ -554,3 +554,24 @@ def test_a_seats_new_holder_does_not_read_the_chat_before_them(sqlite_url: str) 
         finally:
             carol.close()
             bob.close()
+
+
+def test_with_two_workers_a_table_in_play_is_never_removed(tmp_path: Any) -> None:
+    from server_helpers import postgres_database
+    env = {"HANDFOOT_ARCHIVE_DIR": str(tmp_path / "archive")}
+    for pg in postgres_database():
+        with ServerProcess(pg, bot_delay=0.05, args=("--workers", "2"), env=env) as server:
+            seats = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3
+            made = server.post("/api/tables", {"rules": "texas-good-sam", "seats": seats})
+            tid = made["id"]
+            ann = server.client(tid, made["invites"][0]["token"])
+            try:
+                ann.wait(lambda m: m["type"] == "state" and bool(m["legal"]))
+                # each request reaches either process: none removes the table
+                for _ in range(8):
+                    status, err = server.request("POST", f"/api/tables/{tid}/remove",
+                                                 {"creator": made["creator"]})
+                    assert status == 409 and "still playing" in err["error"]
+                assert server.get(f"/api/tables/{tid}")["id"] == tid
+            finally:
+                ann.close()
