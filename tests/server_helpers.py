@@ -34,7 +34,13 @@ def postgres_database() -> Iterator[str]:
     try:
         yield f"{base}/{name}"
     finally:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        if admin.closed or admin.broken:  # (the server was restarted by the test)
+            admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=10)
+        try:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        except psycopg.OperationalError:  # the connection died with a restart
+            admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=10)
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         admin.close()
 
 

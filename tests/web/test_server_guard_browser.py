@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -121,7 +122,7 @@ def test_a_finished_games_page_says_the_deal_was_verified(
         assert "Game over" in text and "deal verified (1 hand)" in text, text
         # the seal of the deal, shown at the table (opened by the record)
         seal = server.get(f"/api/tables/{tid}/record")["commitments"][0]["sha256"]
-        assert seal[:16] in page.inner_text("#seal")
+        assert seal in page.inner_text("#seal")
         page.goto(f"{server.base}/?replay={tid}")
         page.wait_for_selector("#replay .fair:has-text('deal verified')", timeout=20_000)
     finally:
@@ -147,3 +148,98 @@ def test_the_lobby_shows_its_tables_a_page_at_a_time(browser: Browser,
             assert page.inner_text("#table-list").count("classic") == 5
         finally:
             page.close()
+
+
+def test_a_seeded_table_says_so_before_play_and_a_fair_one_shows_its_whole_seal(
+        browser: Browser, server: ServerProcess) -> None:
+    from pages import SHOTS
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}] * 2
+    for seed, name in ((7, "seeded"), (None, "sealed")):
+        out = server.post("/api/tables", {"rules": "texas-good-sam", "seats": seats,
+                                          **({"seed": seed} if seed else {})})
+        for width, height in ((390, 844), (1280, 800)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            try:
+                page.goto(out["invites"][1]["url"])  # the other person's seat
+                page.wait_for_selector("#seal:not(:empty)", timeout=20_000)
+                text = page.inner_text("#seal")
+                if seed:
+                    assert "chosen when it was set up" in text and "not a fair deal" in text
+                    assert "sealed" not in text
+                    assert page.locator("#info .seeded").is_visible()  # at the top too
+                else:
+                    assert re.search(r"SHA-256 [0-9a-f]{64} ", text), text
+                    assert page.locator("#info .seeded").count() == 0
+                page.locator("#seal").scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"handfoot-seal-{name}-{width}.png"))
+            finally:
+                page.close()
+
+
+def test_the_page_checks_the_deal_itself_from_the_record(
+        browser: Browser, server: ServerProcess) -> None:
+    """The finished game's page hashes the record's deals in the browser: a record
+    altered on its way (the server still says verified) is caught by the page."""
+    out = server.post("/api/tables", {"rules": "texas-good-sam", "seats": [
+        {"kind": "bot", "level": "easy"}] * 4})
+    tid = out["id"]
+    deadline = time.monotonic() + 180
+    while not server.get(f"/api/tables/{tid}")["over"]:
+        assert time.monotonic() < deadline, "the computers did not finish"
+        time.sleep(0.5)
+    from pages import SHOTS
+    record = server.get(f"/api/tables/{tid}/record")
+    assert server.get(f"/api/tables/{tid}")["fair"]["verified"]
+    for width, height in ((390, 844), (1280, 800)):
+        for altered in (False, True):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            try:
+                rec = json.loads(json.dumps(record))
+                if altered:  # one grab count changed: the commitment no longer matches
+                    rec["hands"][0]["deal"]["grabs"][1] += 1
+                body = json.dumps(rec)
+                page.route(f"**/api/tables/{tid}/record", lambda route, _req, b=body:
+                           route.fulfill(status=200, content_type="application/json", body=b))
+                page.goto(f"{server.base}/table/{tid}")
+                page.wait_for_selector("#end-of-hand .fair:not(:empty)", timeout=20_000)
+                text = page.inner_text("#end-of-hand .fair")
+                if altered:
+                    assert "deal NOT verified: hand 1: the deal is not the one committed" \
+                        in text, text
+                else:
+                    assert "deal verified (1 hand) by this browser" in text, text
+                    page.locator("#end-of-hand .fair").scroll_into_view_if_needed()
+                    page.screenshot(path=str(SHOTS / f"handfoot-fair-browser-{width}.png"))
+            finally:
+                page.close()
+
+
+def test_the_hosts_page_shows_no_link_for_a_seat_in_use(
+        browser: Browser, server: ServerProcess) -> None:
+    from pages import SHOTS
+    made = server.post("/api/tables", {"rules": "classic", "wait": True, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+        {"kind": "human", "name": "Bob"}, {"kind": "bot", "level": "easy"}]})
+    ann = server.client(made["id"], made["invites"][0]["token"])
+    ann.state()
+    try:
+        for width, height in ((390, 844), (1280, 800)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            try:
+                page.goto(server.base + "/")
+                page.evaluate("([id, c]) => { localStorage.setItem('hf-creator-' + id, c); "
+                              "localStorage.setItem('hf-hosted', JSON.stringify([id])); }",
+                              [made["id"], made["creator"]])
+                page.goto(server.base + "/")
+                page.wait_for_selector(".invite .in-use", timeout=20_000)
+                seat_1 = page.locator(".invite[data-seat='0']")
+                assert "Only the person at this seat has its link" in seat_1.inner_text()
+                assert seat_1.locator(".invite-url").count() == 0
+                assert made["invites"][0]["token"] not in page.content()
+                assert page.locator(".invite[data-seat='2'] .invite-url").count() == 1
+                seat_1.scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"handfoot-invites-in-use-{width}.png"))
+            finally:
+                page.close()
+    finally:
+        ann.close()

@@ -15,9 +15,13 @@ cards dealt were the cards committed to before anyone played.
 >>> r = KeyedRandom(bytes(32))
 >>> r.getrandbits(16) == KeyedRandom(bytes(32)).getrandbits(16)
 True
->>> c = commitment(["AS", "7H"], "00ff")
->>> check_commitment(["AS", "7H"], "00ff", c), check_commitment(["7H", "AS"], "00ff", c)
-(True, False)
+>>> c = commitment(["AS", "7H"], "00ff", [2, 3])
+>>> check_commitment(["AS", "7H"], "00ff", c, [2, 3])
+True
+>>> check_commitment(["7H", "AS"], "00ff", c, [2, 3])
+False
+>>> check_commitment(["AS", "7H"], "00ff", c, [2, 4])
+False
 """
 
 from __future__ import annotations
@@ -108,11 +112,22 @@ def seeded_salt(seed: int, hand: int) -> str:
     return hashlib.sha256(b"seed:%d:%d" % (seed, hand)).hexdigest()
 
 
-def commitment(order: Sequence[str], salt: str) -> str:
-    """SHA-256 of the hand's card order (card codes joined by spaces), a newline and the
-    salt (hex), as hex."""
-    return hashlib.sha256((" ".join(order) + "\n" + salt).encode()).hexdigest()
+#: the commitments' scheme: 2 covers the card order and the exact-grab counts; 1 (records
+#: of older servers, no ``v``) the card order alone
+SCHEME = 2
 
 
-def check_commitment(order: Sequence[str], salt: str, digest: str) -> bool:
-    return hmac.compare_digest(commitment(order, salt), digest)
+def commitment(order: Sequence[str], salt: str,
+               grabs: Sequence[int] | None = None) -> str:
+    """SHA-256, as hex, of the hand's card order (card codes joined by spaces), a
+    newline, then (scheme 2, ``grabs`` given) the exact-grab counts (whole numbers
+    joined by spaces; empty without them) and a newline, then the salt (hex)."""
+    text = " ".join(order) + "\n"
+    if grabs is not None:
+        text += " ".join(str(g) for g in grabs) + "\n"
+    return hashlib.sha256((text + salt).encode()).hexdigest()
+
+
+def check_commitment(order: Sequence[str], salt: str, digest: str,
+                     grabs: Sequence[int] | None = None) -> bool:
+    return hmac.compare_digest(commitment(order, salt, grabs), digest)

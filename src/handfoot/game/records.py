@@ -19,7 +19,7 @@ from handfoot.actions import ActionSyntaxError, action_from_json, action_to_json
 from handfoot.cards import CardError, card_code, parse_card
 from handfoot.engine import Deal, IllegalAction, full_deck
 from handfoot.game import Game, HandResult
-from handfoot.game.fair import check_commitment, commitment
+from handfoot.game.fair import SCHEME, check_commitment, commitment
 from handfoot.rules import Rules, RulesError
 
 FORMAT = "handfoot-record"
@@ -44,8 +44,9 @@ def _deal_json(deal: Deal) -> dict[str, Any]:
 
 
 def deal_commitment(deal: Deal, salt: str) -> str:
-    """The commitment to a hand's card order (:func:`handfoot.game.fair.commitment`)."""
-    return commitment([card_code(c) for c in deal.order], salt)
+    """The commitment to a hand's deal: its card order and exact-grab counts
+    (:func:`handfoot.game.fair.commitment`, scheme 2)."""
+    return commitment([card_code(c) for c in deal.order], salt, list(deal.grabs))
 
 
 def commitments_json(game: Game, salt_of: Callable[[int], str]) -> list[dict[str, Any]]:
@@ -54,33 +55,63 @@ def commitments_json(game: Game, salt_of: Callable[[int], str]) -> list[dict[str
     deals = [(r.number, r.deal) for r in game.results]
     if not game.over:
         deals.append((game.hand.hand_number, game.hand.deal))
-    return [{"hand": n, "sha256": deal_commitment(d, salt_of(n)), "salt": salt_of(n)}
-            for n, d in deals]
+    return [{"hand": n, "sha256": deal_commitment(d, salt_of(n)), "salt": salt_of(n),
+             "v": SCHEME} for n, d in deals]
 
 
 def _check_commitments(record: dict[str, Any]) -> tuple[str, int]:
-    """An error ("" if none) and how many hands' commitments were checked."""
+    """An error ("" if none) and how many hands' commitments were checked. Every hand's
+    deal (its card order and, scheme 2, its exact-grab counts) is covered by exactly
+    one commitment, in order (hand 1 first); a game not over may have one more, for the
+    hand dealt but not yet played."""
     entries = record.get("commitments")
     if entries is None:
         return "", 0
     hands = record.get("hands")
     if not isinstance(entries, list) or not isinstance(hands, list):
         return "the commitments are not a list", 0
-    checked = 0
-    for e in entries:
-        if not (isinstance(e, dict) and isinstance(e.get("hand"), int)
-                and isinstance(e.get("sha256"), str) and isinstance(e.get("salt"), str)):
-            return f"the commitment {e!r} is not {{hand, sha256, salt}}", checked
+    result = record.get("result")
+    complete = isinstance(result, dict) and bool(result.get("complete"))
+    for k, e in enumerate(entries):
+        if not (isinstance(e, dict) and type(e.get("hand")) is int
+                and isinstance(e.get("sha256"), str) and isinstance(e.get("salt"), str)
+                and e.get("v", 1) in (1, SCHEME)):
+            return f"the commitment {e!r} is not {{hand, sha256, salt, v}}", 0
         n = e["hand"]
-        if not 1 <= n <= len(hands) or not isinstance(hands[n - 1], dict):
-            continue  # a hand dealt but never played is not in the record
-        deal = hands[n - 1].get("deal")
+        if n != k + 1:
+            earlier = [x["hand"] for x in entries[:k]]
+            if n in earlier:
+                return f"hand {n}: it has more than one commitment", 0
+            return (f"hand {k + 1}: no commitment covers its deal (the commitment in its "
+                    f"place is numbered {n})"), 0
+    if len(entries) < len(hands):
+        return f"hand {len(entries) + 1}: no commitment covers its deal", 0
+    if len(entries) > len(hands) + (0 if complete else 1):
+        return (f"hand {len(entries)}: there is a commitment, but the record holds no "
+                "such hand"), 0
+    checked = 0
+    for n, h in enumerate(hands, start=1):
+        e = entries[n - 1]
+        deal = h.get("deal") if isinstance(h, dict) else None
+        if isinstance(h, dict) and h.get("number", n) != n:
+            return f"hand {n}: it is numbered {h.get('number')!r}", checked
         order = deal.get("order") if isinstance(deal, dict) else None
-        if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
+        grabs = deal.get("grabs", []) if isinstance(deal, dict) else None
+        if not isinstance(order, list) or not all(isinstance(c, str) for c in order) \
+                or not isinstance(grabs, list) \
+                or not all(type(g) is int for g in grabs):
             return f"hand {n}: the deal is not readable", checked
-        if not check_commitment(order, e["salt"], e["sha256"]):
-            return (f"hand {n}: the cards dealt are not the ones committed to when it was "
-                    "dealt (the commitment does not match)"), checked
+        if e.get("v", 1) == 1:  # an older server's: the card order alone
+            if grabs:
+                return (f"hand {n}: its commitment does not cover the deal's exact-grab "
+                        "counts"), checked
+            ok = check_commitment(order, e["salt"], e["sha256"])
+        else:
+            ok = check_commitment(order, e["salt"], e["sha256"], grabs)
+        if not ok:
+            return (f"hand {n}: the deal (its cards{'' if e.get('v', 1) == 1 else ' and grabs'}) "
+                    "is not the one committed to when it was dealt (the commitment does not "
+                    "match)"), checked
         checked += 1
     return "", checked
 
@@ -176,6 +207,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
     broken, verified = _check_commitments(record)
     if broken:
         return ReplayReport(False, broken)
+    seeded = record.get("seed") is not None and bool(record.get("commitments"))
+    if seeded:  # the seed fixes the deal and the salts: the commitments prove nothing
+        verified = 0
     for i, h in enumerate(hands):
         if not isinstance(h, dict):
             return ReplayReport(False, f"hand {i + 1} is not an object")
@@ -272,7 +306,9 @@ def replay(record: dict[str, Any]) -> ReplayReport:
                         + (f"; winner team {game.winners[0] + 1}" if len(game.winners) == 1
                            else "")
                         + (f"; deal verified ({verified} hands match their commitments)"
-                           if verified else ""), game, checked, verified)
+                           if verified else "")
+                        + ("; dealt from a chosen seed, so the deal is not verified"
+                           if seeded else ""), game, checked, verified)
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from handfoot.server.club import routes as club_routes
 from handfoot.server.club.service import EventService
 from handfoot.server.diagnostics import loopsteps
 from handfoot.server.diagnostics.metrics import MetricsMiddleware
-from handfoot.server.guard import RateLimits, SameOriginMiddleware
+from handfoot.server.guard import AddressSource, RateLimits, SameOriginMiddleware, networks
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.offloop.work import Work
@@ -41,10 +41,12 @@ ROUTES: list[BaseRoute] = [
 def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                minute: float = 60.0, limits: RateLimits | None = None,
                address_header: str = "", work: Work | None = None,
-               process: int | None = None) -> Starlette:
+               process: int | None = None,
+               trusted_proxies: tuple[str, ...] = ()) -> Starlette:
     """``minute``: seconds in a minute of an event round's clock (tests shorten it);
     ``limits``: what one address may create in an hour; ``address_header``: the header
-    in which the operator's proxy gives the client's address (none: the peer's);
+    in which the operator's proxy gives the client's address (none: the peer's),
+    believed only from ``trusted_proxies`` (the loopback addresses if none);
     ``process``: this process's index among ``serve --workers`` (named in its origin,
     so that the others know where to send a table's sockets: :mod:`.steering`)."""
     if os.environ.get("HANDFOOT_LOOP_STEPS"):  # a diagnostic: the loop's CPU, step by step
@@ -54,15 +56,16 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
     origin = store.origin = new_origin() + (f"w{process}" if process is not None else "")
     manager = Manager(store, bot_delay=bot_delay, work=work)
     limits = limits or RateLimits()
+    addresses = AddressSource(address_header, networks(trusted_proxies))
     club = EventService(store, manager, public_url, minute, limits=limits,
-                        address_header=address_header)
+                        addresses=addresses)
     app = Starlette(routes=ROUTES, lifespan=lifespan,
                     exception_handlers={ApiError: on_api_error},
                     middleware=[Middleware(MetricsMiddleware),
                                 Middleware(SameOriginMiddleware, public_url=public_url)])
     app.state.services = Services(
         store=store, manager=manager, club=club, chat=Chat(store), limits=limits,
-        public_url=public_url, address_header=address_header, origin=origin)
+        public_url=public_url, addresses=addresses, origin=origin)
     return app
 
 
@@ -91,6 +94,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     collecting.cancel()
     await manager.close()
     await svc.club.close()
+    svc.club.hashes.close()
     store.close()
 
 

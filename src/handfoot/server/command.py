@@ -7,13 +7,14 @@ import sys
 from typing import Any
 
 from handfoot.server.eventloop import EVENT_LOOPS, PING_SECONDS, NoSuchLoop, event_loop
-from handfoot.server.guard import RateLimits
+from handfoot.server.guard import LOOPBACK, RateLimits, networks
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.server.storage.database import default_url
     limits = RateLimits(tables=args.limit_tables, rule_sets=args.limit_rule_sets,
-                        events=args.limit_events)
+                        events=args.limit_events, spectators=args.limit_spectators,
+                        spectators_per_address=args.limit_spectators_per_address)
     if args.workers < 1:
         print("handfoot serve: --workers must be 1 or more.", file=sys.stderr)
         return 2
@@ -24,6 +25,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     if not args.ping_seconds > 0:
         print("handfoot serve: --ping-seconds must be more than 0.", file=sys.stderr)
+        return 2
+    try:
+        networks(args.trusted_proxy.split(","))
+    except ValueError as e:
+        print(f"handfoot serve: --trusted-proxy: {e}.", file=sys.stderr)
+        return 2
+    proxies = tuple(a.strip() for a in args.trusted_proxy.split(",") if a.strip())
+    if proxies and not args.address_header:
+        print("handfoot serve: --trusted-proxy needs --address-header (the header in "
+              "which those proxies give the client's address).", file=sys.stderr)
         return 2
     why = public_url_problem(args.public_url)
     if why:
@@ -37,7 +48,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, db_url, bot_delay=args.bot_delay,
                  minute=args.minute_seconds, limits=limits,
                  public_url=args.public_url.rstrip("/"),
-                 address_header=args.address_header, decision_budget=args.decision_budget,
+                 address_header=args.address_header, trusted_proxies=proxies,
+                 decision_budget=args.decision_budget,
                  processes=args.workers, steering=not args.no_steering,
                  ping=args.ping_seconds, loop=args.event_loop)
 
@@ -91,13 +103,22 @@ def add_serve_parser(sub: Any) -> None:
                         "use it, and the session cookie is Secure if it is https")
     p.add_argument("--address-header", default="", metavar="HEADER",
                    help="behind a proxy: the header holding the client's address "
-                        "(X-Forwarded-For); the last address in it is used")
+                        "(X-Forwarded-For); the last address in it is used, and only "
+                        "when the request comes from a --trusted-proxy")
+    p.add_argument("--trusted-proxy", default="", metavar="ADDR[,ADDR...]",
+                   help="with --address-header: the proxies (addresses or networks) "
+                        f"whose header is believed ({', '.join(LOOPBACK)})")
     p.add_argument("--limit-tables", type=int, default=60, metavar="N",
                    help="tables one address may start in an hour (60; 0: no limit)")
     p.add_argument("--limit-rule-sets", type=int, default=60, metavar="N",
                    help="rule sets one address may save in an hour (60; 0: no limit)")
     p.add_argument("--limit-events", type=int, default=10, metavar="N",
                    help="club events one address may create in an hour (10; 0: no limit)")
+    p.add_argument("--limit-spectators", type=int, default=100, metavar="N",
+                   help="spectators' sockets open at once at one table (100; 0: no limit)")
+    p.add_argument("--limit-spectators-per-address", type=int, default=20, metavar="N",
+                   help="spectators' sockets open at once from one address (20; 0: no "
+                        "limit)")
     p.add_argument("--decision-budget", type=float, default=10.0, metavar="SECONDS",
                    help="the longest a computer player may think about one move (10); "
                         "past it, it plays its first legal move")
@@ -120,9 +141,30 @@ def add_serve_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_serve)
 
 
+def cannot_write(db_url: str) -> str:
+    """Why the server could not save moves in its database ("" if it can): checked
+    once at start, so that a read-only database is named at once rather than at the
+    first move."""
+    from handfoot.server.storage.store import Store
+    try:
+        store = Store(db_url)
+        try:
+            store.check_writable()
+        finally:
+            store.close()
+    except Exception as e:
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0][:300]
+        return (f"handfoot serve: cannot write to the database {db_url} ({reason}). "
+                "The server would not be able to save any move: check that the file, "
+                "its folder and the filesystem are writable (or the database user may "
+                "write), then start it again.")
+    return ""
+
+
 def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
           minute: float = 60.0, public_url: str = "", limits: RateLimits | None = None,
-          address_header: str = "", decision_budget: float = 10.0, processes: int = 1,
+          address_header: str = "", trusted_proxies: tuple[str, ...] = (),
+          decision_budget: float = 10.0, processes: int = 1,
           steering: bool = True, ping: float = PING_SECONDS, loop: str = "auto") -> int:
     """Serve until stopped; the exit status. ``processes`` > 1: that many processes on one
     address (PostgreSQL only: :mod:`handfoot.server.processes.spawn`), each table's sockets handed
@@ -139,6 +181,10 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     if processes > 1 and not shares(db_url):
         print(NEEDS_POSTGRES, file=sys.stderr, flush=True)
         return 2
+    problem = cannot_write(db_url)
+    if problem:
+        print(problem, file=sys.stderr, flush=True)
+        return 2
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     address = public_url or f"http://{shown}:{port}"
     print(f"handfoot: open {address}/ in your browser "
@@ -148,12 +194,14 @@ def serve(host: str, port: int, db_url: str, bot_delay: float = 0.6,
     options: dict[str, Any] = {"db_url": db_url, "bot_delay": bot_delay, "minute": minute,
                                "public_url": public_url, "limits": limits,
                                "address_header": address_header,
+                               "trusted_proxies": trusted_proxies,
                                "decision_budget": decision_budget, "ping": ping,
                                "loop": loop}
     if processes > 1:
         return run_processes(processes, host, port, options, steering=steering)
     app = create_app(db_url, bot_delay=bot_delay, minute=minute, public_url=public_url,
                      limits=limits, address_header=address_header,
+                     trusted_proxies=trusted_proxies,
                      work=Work(budget=decision_budget))
     collector.configure()
     uvicorn.run(app, host=host, port=port, **uvicorn_options(ping, loop))

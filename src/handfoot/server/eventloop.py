@@ -51,7 +51,10 @@ def uvicorn_options(ping: float = PING_SECONDS, loop: str = "auto") -> dict[str,
     (which says why uvloop's is the default)."""
     options: dict[str, Any] = {"log_level": "warning", "ws_max_size": 1 << 20,
                                "loop": event_loop(loop),
-                               "ws_ping_interval": ping, "ws_ping_timeout": ping}
+                               "ws_ping_interval": ping, "ws_ping_timeout": ping,
+                               # the client's address is the peer's, or read from the
+                               # operator's header by the server itself (guard.py)
+                               "proxy_headers": False}
     ws = protocol()  # a compression window that holds a whole state message
     if ws is not None:
         options["ws"] = ws

@@ -1,6 +1,7 @@
 """What keeps the server's doors: who is asking (the client's address, behind a proxy
-from a header the operator names), how often they may create things, and that a
-request changing anything comes from the server's own pages.
+from a header the operator names, believed only from the proxies the operator names),
+how often they may create things, how many slow password checks run at once, and that
+a request changing anything comes from the server's own pages.
 
 >>> limits = RateLimits(tables=2)
 >>> [limits.take("tables", "1.2.3.4", now=0.0) for _ in range(3)]
@@ -11,15 +12,21 @@ request changing anything comes from the server's own pages.
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import json
 import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from handfoot.server.routes.http import ApiError
 
 WINDOW = 3600.0  #: the limits count what one address made in the last hour
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -34,7 +41,31 @@ class RateLimits:
     rule_sets: int = 60
     events: int = 10
     window: float = WINDOW
+    #: spectators' sockets open at once: at one table, and from one address (0: no limit)
+    spectators: int = 100
+    spectators_per_address: int = 20
     _seen: dict[tuple[str, str], list[float]] = field(default_factory=dict, repr=False)
+    _watching: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def watch(self, who: str, at_table: int) -> str:
+        """Let one more spectator's socket in from ``who`` at a table with ``at_table``
+        spectators already (counted until :meth:`unwatch`), or say why not."""
+        if self.spectators and at_table >= self.spectators:
+            return (f"This table already has {self.spectators} spectators, as many as it "
+                    "can take; please try again later.")
+        if self.spectators_per_address and \
+                self._watching.get(who, 0) >= self.spectators_per_address:
+            return (f"At most {self.spectators_per_address} tables can be watched at once "
+                    "from one address; close one to watch another.")
+        self._watching[who] = self._watching.get(who, 0) + 1
+        return ""
+
+    def unwatch(self, who: str) -> None:
+        left = self._watching.get(who, 0) - 1
+        if left > 0:
+            self._watching[who] = left
+        else:
+            self._watching.pop(who, None)
 
     def limit(self, what: str) -> int:
         return int(getattr(self, what))
@@ -64,15 +95,106 @@ class RateLimits:
             seen.pop()
 
 
-def client_address(conn: HTTPConnection, header: str = "") -> str:
-    """The client's address: from ``header`` (the last address in it, the one the
-    operator's proxy added) when the operator names one, else the socket's peer."""
-    if header:
-        value = conn.headers.get(header, "")
+#: the proxies believed when the operator names a header but no proxy
+LOOPBACK = ("127.0.0.1", "::1")
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(addresses: Iterable[str]) -> tuple[Network, ...]:
+    """The proxies' addresses (``10.0.0.5``, ``10.0.0.0/8``, ``::1``) as networks;
+    ValueError names one that is not an address."""
+    out = []
+    for a in addresses:
+        a = a.strip()
+        if not a:
+            continue
+        try:
+            out.append(ipaddress.ip_network(a, strict=False))
+        except ValueError:
+            raise ValueError(f"{a!r} is not an address or a network (10.0.0.5, "
+                             "10.0.0.0/8)") from None
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class AddressSource:
+    """Where a client's address comes from: the socket's peer, unless the operator
+    names a ``header`` (``--address-header``) and the peer is one of the operator's
+    ``proxies`` (``--trusted-proxy``; the loopback addresses if none is named). A
+    header sent by anyone else is ignored.
+
+    >>> src = AddressSource("X-Forwarded-For", networks(["10.0.0.5"]))
+    >>> src.believes("10.0.0.5"), src.believes("127.0.0.1"), AddressSource().believes("::1")
+    (True, False, False)
+    """
+
+    header: str = ""
+    proxies: tuple[Network, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.header and not self.proxies:
+            object.__setattr__(self, "proxies", networks(LOOPBACK))
+
+    def believes(self, peer: str) -> bool:
+        """Whether ``peer`` may say, in the header, whose request it passes on."""
+        if not self.header:
+            return False
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(address.version == n.version and address in n for n in self.proxies)
+
+
+def client_address(conn: HTTPConnection, source: AddressSource | None = None) -> str:
+    """The client's address: the last address in the operator's header (the one the
+    operator's proxy added) when the peer is one of the operator's proxies, else the
+    socket's peer."""
+    peer = conn.client.host if conn.client else "?"
+    if source is not None and source.believes(peer):
+        value = conn.headers.get(source.header, "")
         last = value.split(",")[-1].strip()
         if last:
             return last[:100]
-    return conn.client.host if conn.client else "?"
+    return peer
+
+
+T = TypeVar("T")
+
+
+class Busy(ApiError):
+    """More slow checks are waiting than the pool takes (503)."""
+
+    message = "Too many sign-ins at once; please try again in a moment."
+
+
+class HashPool:
+    """The slow password hashes (scrypt), worked out off the event loop on ``workers``
+    threads of their own, at most ``queue`` more waiting: beyond that a request is
+    refused (:class:`Busy`) rather than queued, so that a flood of sign-ins neither
+    takes every core from the tables nor waits without end."""
+
+    def __init__(self, workers: int = 1, queue: int = 8) -> None:
+        self.workers = workers
+        self.queue = queue
+        self.pending = 0
+        self._pool: ThreadPoolExecutor | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.pending >= self.workers + self.queue:
+            raise Busy(Busy.message, 503)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="hash")
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        finally:
+            self.pending -= 1
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def same_origin(scope: Scope, public_url: str = "") -> str:

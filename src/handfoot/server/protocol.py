@@ -198,6 +198,7 @@ class StateOut(TypedDict):
     notice: str | None
     time_called: bool
     commitment: dict[str, Any]  #: the deal's commitment (provably fair)
+    seeded: bool  #: dealt from a seed chosen when the table was set up (not a fair deal)
     log: list[dict[str, Any]]  #: the moves in this viewer's words, newest first
     fresh: list[str]  #: the cards the viewer just got
     pile_reason: str | None  #: why the viewer could not take the pile now

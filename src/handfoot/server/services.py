@@ -5,17 +5,17 @@ limits on what one address may create, and the addresses the invites are made wi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.datastructures import State
 from starlette.requests import HTTPConnection, Request
 
 from handfoot.server.club.service import EventService
-from handfoot.server.guard import RateLimits, client_address
+from handfoot.server.guard import AddressSource, RateLimits, client_address
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
-from handfoot.server.routes.http import ApiError
+from handfoot.server.routes.http import Answers, ApiError
 from handfoot.server.storage.store import Store
 
 
@@ -33,8 +33,13 @@ class Services:
     chat: Chat
     limits: RateLimits  #: what one address may create in an hour
     public_url: str  #: the address invites are made with ("" for the request's own)
-    address_header: str  #: the proxy's header with the client's address ("" for none)
+    addresses: AddressSource  #: where a client's address is read (peer or proxy's header)
     origin: str  #: this process, in notices and in ``hello``
+    #: the lobby's pages being made (asked for at once: made once); forgotten when a
+    #: table is made or removed
+    lobby: Answers = field(default_factory=lambda: Answers(ttl=0.0))
+    #: finished games' replay steps (they never change)
+    replays: Answers = field(default_factory=lambda: Answers(ttl=600.0, size=2048))
 
     async def table(self, table_id: str) -> LiveTable:
         """The live table (read from the database if it is not in memory), or a 404."""
@@ -50,7 +55,7 @@ class Services:
     def limit(self, request: Request, what: str, message: str) -> str:
         """Count one ``what`` made by the request's address (returned), or refuse it
         with ``message`` once the address has made its hour's share."""
-        who = client_address(request, self.address_header)
+        who = client_address(request, self.addresses)
         if not self.limits.take(what, who):
             raise ApiError(message + f" (at most {self.limits.limit(what)} an hour from "
                            "one address); please try again later.", 429)

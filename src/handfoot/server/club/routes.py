@@ -100,14 +100,14 @@ async def api_events(request: Request) -> Response:
 async def new_event(request: Request) -> Response:
     svc = club_of(request)
     data = await _body(request)
-    who = client_address(request, svc.address_header)
+    who = client_address(request, svc.addresses)
     if not svc.limits.take("events", who):
         raise EventApiError("Too many events were created from here (at most "
                             f"{svc.limits.events} an hour from one address); please "
                             "try again later.", 429)
     try:
         # the password's hash is slow on purpose: worked out off the event loop
-        event, token = await asyncio.to_thread(svc.create, data)
+        event, token = await svc.hashes.run(svc.create, data)
     except BaseException:
         svc.limits.give_back("events", who)
         raise
@@ -135,11 +135,11 @@ async def api_login(request: Request) -> Response:
     svc = club_of(request)
     key = request.path_params["key"]
     event = svc.event(key)
-    who = client_address(request, svc.address_header)
+    who = client_address(request, svc.addresses)
     data = await _body(request)
     password = data.get("password")
     svc.throttle(key, who)  # counted before the hash, forgotten if right
-    ok = isinstance(password, str) and len(password) < 1000 and await asyncio.to_thread(
+    ok = isinstance(password, str) and len(password) < 1000 and await svc.hashes.run(
         svc.club.check_password, event.name, password)
     if not ok:
         raise EventApiError("That is not the password of this event. Please try "

@@ -59,7 +59,7 @@ from handfoot.club.store import ClubStore
 from handfoot.game.fair import new_secret
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.club.paper import form_from_sheet, form_settings, sheet_from_form
-from handfoot.server.guard import RateLimits
+from handfoot.server.guard import AddressSource, HashPool, RateLimits
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import (
     LiveTable,
@@ -154,9 +154,11 @@ class EventService:
 
     def __init__(self, store: Store, manager: Manager, public_url: str = "",
                  minute: float = 60.0, limits: RateLimits | None = None,
-                 address_header: str = "") -> None:
+                 addresses: AddressSource | None = None) -> None:
         self.limits = limits or RateLimits()
-        self.address_header = address_header
+        self.addresses = addresses or AddressSource()
+        #: the organisers' password hashes, off the loop and bounded
+        self.hashes = HashPool()
         #: the session cookie is Secure when the public address is https
         self.secure = public_url.lower().startswith("https://")
         self.store = store
@@ -572,10 +574,10 @@ class EventService:
         if level not in levels():
             raise EventApiError(f"There is no computer player called {level!r}; the levels "
                                 f"are {', '.join(offered_levels())}.")
-        seed_value = data.get("seed")
-        # without a seed, the deals come from a secret nobody sees while it is played
-        seed = (None if seed_value in (None, "")
-                else _int(data, "seed", "The seed", None, 0, 2**62))
+        # an event's deals always come from a secret nobody sees while it is played
+        if data.get("seed") not in (None, ""):
+            raise EventApiError("An event's tables are always dealt from the server's "
+                                "secret; they take no seed.")
         rules = event.table_rules(t)
         seats: list[dict[str, Any]] = []
         invites = []
@@ -586,8 +588,8 @@ class EventService:
                           "computer": s in computer})
             invites.append({"seat": s, "name": event.name_of(pid), "computer": s in computer,
                             "token": tok})
-        tid = self.store.create_table(rules.name, rules.to_toml(), seed or 0, seats,
-                                      secret=new_secret() if seed is None else None)
+        tid = self.store.create_table(rules.name, rules.to_toml(), 0, seats,
+                                      secret=new_secret())
         self.store.tag_event_table(tid, event.name, rnd, t.number)
         table = self.manager.load(tid)
         assert table is not None

@@ -6,7 +6,9 @@ never as HTML.
 WebSocket, client to server: ``{"type": "chat", "text": "..."}`` or
 ``{"type": "chat", "reaction": "Nice play!"}``; server to the seated clients:
 ``{"type": "chat", "on": true, "lines": [{"id", "seat", "kind", "text", "at"}, ...]}``
-(on joining, the last lines; then each new line as it is said).
+(on joining, the last lines; then each new line as it is said). A line said through
+one server process reaches the people at the others through the same notices as moves
+(PostgreSQL ``NOTIFY``: :meth:`Chat.heard`).
 
 >>> clean_text("  Hello\\n  there\\u202e! ")
 'Hello there!'
@@ -56,10 +58,16 @@ class Chat:
         return tagged is None or self.store.event_chat(tagged.event)
 
     async def welcome(self, table: LiveTable, conn: Connection) -> None:
-        """A seated person joins: whether chat is on, and the last lines."""
+        """A seated person joins: whether chat is on, and the last lines (said since
+        the seat's link was made: a seat's new holder does not read what was said to
+        the one before)."""
+        seat = conn.seat
+        after = int(table.seats[seat].get("chat_after", 0)) if seat is not None else 0
+
         def read() -> ChatOut:
             on = self.is_on(table.id)
-            lines = [line_json(x) for x in self.store.chat(table.id, HISTORY)] if on else []
+            lines = [line_json(x) for x in self.store.chat(table.id, HISTORY)
+                     if x.id > after] if on else []
             return {"type": "chat", "on": on, "lines": lines, "reactions": list(REACTIONS)}
         conn.push(await asyncio.to_thread(read))
 
@@ -94,8 +102,31 @@ class Chat:
         if self._too_fast((table.id, seat), time.monotonic()):
             return error("You are sending messages very fast; please wait a few seconds.")
         line = await asyncio.to_thread(self.store.add_chat, table.id, seat, kind, said)
-        out: ChatOut = {"type": "chat", "on": True, "lines": [line_json(line)]}
+        said_json = line_json(line)
+        self.tell(table, said_json)
+        # the people at the other server processes (nothing with SQLite)
+        await asyncio.to_thread(self.store.notify, {"k": "chat", "t": table.id,
+                                                    "line": dict(said_json)})
+        return None
+
+    @staticmethod
+    def tell(table: LiveTable, line: ChatLineOut) -> None:
+        """Send a line to everyone seated at the table through this process."""
+        out: ChatOut = {"type": "chat", "on": True, "lines": [line]}
         for conn in list(table.connections):
             if conn.seat is not None and not conn.dropped:
                 conn.push(out)
-        return None
+
+    @classmethod
+    def heard(cls, table: LiveTable, line: object) -> None:
+        """A line said through another server process (as its notice holds it)."""
+        if not isinstance(line, dict):
+            return
+        try:
+            checked: ChatLineOut = {
+                "id": int(line["id"]), "seat": int(line["seat"]),
+                "kind": str(line["kind"]), "text": str(line["text"])[:MAX_TEXT],
+                "at": str(line["at"])[:40]}
+        except (KeyError, TypeError, ValueError):
+            return
+        cls.tell(table, checked)

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from handfoot.actions import (
@@ -28,6 +29,7 @@ from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
 from handfoot.server.diagnostics import cpu, metrics
 from handfoot.server.live.messages import Broadcast
+from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table import LiveTable, default_level, time_notice
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
 from handfoot.server.offloop.work import Work, make_game
@@ -41,9 +43,30 @@ from handfoot.server.protocol import (
     notice_of,
 )
 from handfoot.server.storage.appender import Appender
+from handfoot.server.storage.database import archive_dir
 from handfoot.server.storage.store import ActionRow, SeqTaken, Store, TimeCalled
 
 log = logging.getLogger("handfoot.server")
+
+#: said at a table while the database refuses its moves
+CANNOT_SAVE = ("The server cannot save moves right now; play goes on by itself as soon "
+               "as it can.")
+#: the computer players' waits between tries while the database refuses (seconds)
+BACKOFF = (0.25, 0.5, 1.0, 2.0)
+
+
+def storage_failed(e: BaseException) -> bool:
+    """The database (or its disk) failed, rather than the game: worth trying again."""
+    import sqlite3
+
+    import sqlalchemy.exc
+    return (isinstance(e, sqlalchemy.exc.SQLAlchemyError | sqlite3.Error | OSError)
+            or type(e).__module__.split(".")[0] == "psycopg")
+
+
+#: said to a seat's sockets when another socket opens the seat
+SEAT_OPENED = ("Your seat was just opened in another window or on another device. If "
+               "that was not you, ask the person who set up the table for a new link.")
 
 #: what a connection's queue knows of a state message (its JSON text is sent)
 _STATE: dict[str, Any] = {"type": "state"}
@@ -375,6 +398,12 @@ class Manager:
                 if not again:
                     return False
                 continue
+            except Exception as e:
+                if storage_failed(e) and not table.trouble:
+                    table.trouble = CANNOT_SAVE
+                    await self.broadcast(table)
+                raise
+            table.trouble = ""
             start = cpu.now()
             table.moves.play(table.game, table.seq, action,
                              wait_for_people=bool(table.people()))
@@ -408,15 +437,17 @@ class Manager:
         return {"type": "preview", "ok": ok, "message": message, "value": value,
                 "minimum": None if opened else game.hand.minimums[team]}
 
-    async def broadcast(self, table: LiveTable) -> None:
+    async def broadcast(self, table: LiveTable, only: Connection | None = None) -> None:
         """Queue each connection's state (the seat to act gets its legal actions:
-        :meth:`Work.legal`). Never waits for a client."""
+        :meth:`Work.legal`); ``only``: that connection's alone (a spectator arriving).
+        Never waits for a client."""
         if table.connections:  # (a move pushed to nobody is not a use)
             table.used = time.monotonic()
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
         actor = table.shown_moves
-        if actor is not None and any(c.seat == actor for c in table.connections):
+        if actor is not None and (only.seat == actor if only is not None
+                                  else any(c.seat == actor for c in table.connections)):
             try:
                 legal = await self.work.legal(game, table.origin)
             except Exception:  # the pool was shut down (the server is stopping)
@@ -427,7 +458,7 @@ class Manager:
                 return  # it changed meanwhile: the broadcast of that change follows
         written: dict[int | None, bytes] = {}  # once for each seat
         messages: Broadcast | None = None
-        for conn in list(table.connections):
+        for conn in [only] if only is not None else list(table.connections):
             if conn.dropped:
                 with contextlib.suppress(ValueError):
                     table.connections.remove(conn)
@@ -522,7 +553,48 @@ class Manager:
         self.kick_bots(table)
 
     async def remove(self, table: LiveTable) -> None:
-        """Forget a table: its computers stop, its sockets close, its rows go."""
+        """Remove a table: a game with moves is archived first (its log and record kept
+        in a file: :meth:`archive`), then its computers stop, its sockets close (at
+        every process), and its rows go."""
+        if table.seq > 0:
+            await asyncio.to_thread(self.archive, table)
+        await self.forget(table)
+        await asyncio.to_thread(self.store.delete_table, table.id)
+        if self.bus is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.notify, {"k": "removed", "t": table.id})
+
+    def archive(self, table: LiveTable) -> Path:
+        """Keep a table's game before its rows go: its rules, seed, seats (without their
+        tokens' hashes), every logged action and its record, in
+        ``archive/<table>.json`` (:func:`archive_dir`), written whole or not at all."""
+        from handfoot.game.records import commitments_json, dumps, game_record
+        from handfoot.server.live.table import salt_of
+        rows = self.store.actions(table.id)
+        names = [s.get("name") or f"seat {i + 1}" for i, s in enumerate(table.seats)]
+        record = game_record(table.game, names, {"table": table.id})
+        if table.game.over:
+            record["commitments"] = commitments_json(table.game, salt_of(table.row))
+        kept = {"table": table.id, "archived": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                             time.gmtime()),
+                "rules_name": table.row.rules_name, "rules_toml": table.row.rules_toml,
+                "seed": table.row.seed, "secret": table.row.secret,
+                "seats": [{k: v for k, v in s.items() if k != "token_hash"}
+                          for s in table.seats],
+                "actions": [{"seq": a.seq, "seat": a.seat, "action": a.action}
+                            for a in rows],
+                "record": record}
+        folder = archive_dir(self.store.url)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{table.id}.json"
+        part = path.with_suffix(".part")
+        part.write_text(dumps(kept), "utf-8")
+        part.replace(path)
+        return path
+
+    async def forget(self, table: LiveTable) -> None:
+        """Forget a table here (removed, here or by another process): its computers
+        stop and its sockets close."""
         if table.bot_task is not None:
             table.bot_task.cancel()
             with contextlib.suppress(BaseException):
@@ -531,7 +603,8 @@ class Manager:
             conn.drop("This table was removed by its host.", code=4410,
                       farewell=farewell("This table was removed by its host."))
         self.live.pop(table.id, None)
-        await asyncio.to_thread(self.store.delete_table, table.id)
+        with contextlib.suppress(Exception):
+            self.keepers.release(table.id)
 
     async def hint(self, table: LiveTable, seat: int) -> HintOut | ErrorOut:
         """What the medium computer player would do for this seat now, and why (worked out
@@ -563,6 +636,31 @@ class Manager:
         if seat is not None and self.bus is not None:  # the people at other processes
             await asyncio.to_thread(self.store.notify, {"k": "ready", "t": table.id,
                                                         "h": hand, "seat": seat})
+
+    async def ask_who(self, table: LiveTable, wait: float = 0.3) -> None:
+        """Before a decision that depends on who is connected anywhere (a new link, a
+        removal): ask the other server processes, and give them ``wait`` seconds to
+        answer (they answer through the same notices as moves)."""
+        if self.bus is None or not self.bus.healthy:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.store.notify, {"k": "who", "t": table.id})
+            await asyncio.sleep(wait)
+
+    async def seat_opened(self, table: LiveTable, seat: int, conn: Connection) -> None:
+        """Another socket opened ``seat``: its holders (here, and at the other server
+        processes) are told."""
+        self.tell_seat(table, seat, conn)
+        if self.bus is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self.store.notify, {"k": "opened", "t": table.id,
+                                                            "seat": seat})
+
+    def tell_seat(self, table: LiveTable, seat: int, new: Connection | None) -> None:
+        """Tell the sockets on ``seat`` (all but ``new``) that another one opened it."""
+        for c in list(table.connections):
+            if c.seat == seat and c is not new and not c.dropped:
+                c.push(notice_of(SEAT_OPENED))
 
     async def tell_here(self, table: LiveTable) -> None:
         """Tell the other server processes who is connected to this one at the table
@@ -646,6 +744,35 @@ class Manager:
                 self.kick_bots(table)
 
     async def _run_bots(self, table: LiveTable) -> None:
+        """The computer players act until a person is to act (or the game is over);
+        while the database refuses, they try again and again, waiting longer each time
+        (at most :data:`BACKOFF`'s last), and the table says so."""
+        failures = 0
+        while not self.closing:
+            try:
+                await self._bots_act(table)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if self.closing:
+                    return
+                if not storage_failed(e):
+                    log.exception("computer player failed at table %s", table.id)
+                    return
+                if failures == 0:
+                    log.warning("table %s: the database refuses (%s); the computer "
+                                "players try again", table.id, e)
+                if not table.trouble:
+                    table.trouble = CANNOT_SAVE
+                    with contextlib.suppress(Exception):
+                        await self.broadcast(table)
+                await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
+                failures += 1
+                if self.keepers.shared and not self.keepers.keeps(table.id):
+                    return  # another process keeps it now (or will: kick_bots asks)
+
+    async def _bots_act(self, table: LiveTable) -> None:
         lost = 0  # worker processes lost in a row (one is started again for each)
         # the rest of a computer player's turn, as its worker planned it in one
         # question, and the point of the game its next move was planned for: the
@@ -653,54 +780,48 @@ class Manager:
         # and whether time was called (anything else: it is asked again)
         planned: list[Action] = []
         planned_for: tuple[Any, ...] = ()
-        try:
-            while not self.closing and not table.game.over and not table.paused \
-                    and table.is_bot(table.game.actor):
-                await asyncio.sleep(self.bot_delay)
-                async with table.lock:
-                    if not self.in_step():  # without notices: the log is read first
-                        await self._acatch_up(table)
-                    game = table.game
-                    if game.over or table.paused or not table.is_bot(game.actor) \
-                            or not self.keepers.keeps(table.id):
-                        break
-                    seat = game.actor
-                    _, level, seed = self._bot(table, seat)
-                    point = (seat, table.seq, level, seed, game, game.time_called)
-                    if not planned or planned_for != point:
-                        # the computer thinks in a worker process, within its time
-                        # budget; the lock keeps the game still meanwhile
-                        try:
-                            planned = await self.work.plan(game, table.origin, seat,
-                                                           level, seed)
-                        except BrokenWorker:
-                            lost += 1
-                            if lost >= 3 or self.closing:
-                                raise
-                            log.warning("a worker process ended; table %s goes on",
-                                        table.id)
-                            continue
-                        lost = 0
-                    action = planned.pop(0)
+        while not self.closing and not table.game.over and not table.paused \
+                and table.is_bot(table.game.actor):
+            await asyncio.sleep(self.bot_delay)
+            async with table.lock:
+                if not self.in_step():  # without notices: the log is read first
+                    await self._acatch_up(table)
+                game = table.game
+                if game.over or table.paused or not table.is_bot(game.actor) \
+                        or not self.keepers.keeps(table.id):
+                    break
+                seat = game.actor
+                _, level, seed = self._bot(table, seat)
+                point = (seat, table.seq, level, seed, game, game.time_called)
+                if not planned or planned_for != point:
+                    # the computer thinks in a worker process, within its time
+                    # budget; the lock keeps the game still meanwhile
                     try:
-                        done = await self._act_locked(table, seat, action, again=False)
-                    except IllegalAction:  # cannot be (the point was checked): ask again
-                        log.exception("table %s: a planned move is refused", table.id)
-                        planned = []
+                        planned = await self.work.plan(game, table.origin, seat,
+                                                       level, seed)
+                    except BrokenWorker:
+                        lost += 1
+                        if lost >= 3 or self.closing:
+                            raise
+                        log.warning("a worker process ended; table %s goes on",
+                                    table.id)
                         continue
-                    if done:
-                        self.bot_actions += 1
-                        planned_for = (seat, table.seq, level, seed, game,
-                                       game.time_called)
-                    else:
-                        self.bot_lost += 1
-                        planned = []
-                await self.broadcast(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            if not self.closing:
-                log.exception("computer player failed at table %s", table.id)
+                    lost = 0
+                action = planned.pop(0)
+                try:
+                    done = await self._act_locked(table, seat, action, again=False)
+                except IllegalAction:  # cannot be (the point was checked): ask again
+                    log.exception("table %s: a planned move is refused", table.id)
+                    planned = []
+                    continue
+                if done:
+                    self.bot_actions += 1
+                    planned_for = (seat, table.seq, level, seed, game,
+                                   game.time_called)
+                else:
+                    self.bot_lost += 1
+                    planned = []
+            await self.broadcast(table)
 
     @staticmethod
     def _bot(table: LiveTable, seat: int) -> tuple[str, str, int]:

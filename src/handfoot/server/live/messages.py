@@ -192,10 +192,12 @@ class Broadcast:
             "view": data,
             "legal": ((self.legal or []) if self._mine(seat) else []) if own else _OWN,
             "last_hand": last_hand_of(table),
-            "notice": table.notice,
+            "notice": table.trouble or table.notice,
             "time_called": game.time_called,
             # provably fair: the deal of this hand was fixed before anyone played
             "commitment": commitment_of(table),
+            # dealt from a seed chosen when the table was set up: not a fair deal
+            "seeded": not table.row.secret,
             # the move log in this viewer's words, newest first, and the cards it just
             # got
             "log": orjson.Fragment(table.moves.entries_json(seat, self.names))

@@ -90,6 +90,8 @@ class LiveTable:
     time_seq: int | None = None
     #: the monitor's latest word to the table ("15 minutes left", "Time is called ...")
     notice: str = ""
+    #: while the database refuses this table's writes: said instead of the notice
+    trouble: str = ""
     #: when it was last used (time.monotonic()): an idle table is unloaded from memory
     used: float = field(default_factory=time.monotonic)
     #: the commitment to each hand's card order (hand number: SHA-256 as hex)

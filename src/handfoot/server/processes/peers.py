@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from handfoot.actions import action_from_json
+from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
 from handfoot.server.processes.sync import Bus
@@ -28,6 +29,9 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("ready", lambda note: _ready(manager, note))
     bus.on("here", lambda note: _here(manager, note))
     bus.on("who", lambda note: _who(manager, note))
+    bus.on("opened", lambda note: _opened(manager, note))
+    bus.on("removed", lambda note: _removed(manager, note))
+    bus.on("chat", lambda note: _chat(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
 
 
@@ -145,6 +149,30 @@ async def _here(manager: Manager, note: dict[str, Any]) -> None:
         await manager.ready_heard(table, None, table.moves.paused_after)
     else:
         await manager.broadcast(table)
+
+
+async def _chat(manager: Manager, note: dict[str, Any]) -> None:
+    """A line of chat said through another process: the people seated here hear it."""
+    tid = note.get("t")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None:
+        Chat.heard(table, note.get("line"))
+
+
+async def _removed(manager: Manager, note: dict[str, Any]) -> None:
+    """Another process removed a table (archived first): it is forgotten here too."""
+    tid = note.get("t")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None:
+        await manager.forget(table)
+
+
+async def _opened(manager: Manager, note: dict[str, Any]) -> None:
+    """A socket opened a seat at another process: that seat's sockets here are told."""
+    tid, seat = note.get("t"), note.get("seat")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None and isinstance(seat, int):
+        manager.tell_seat(table, seat, None)
 
 
 async def _who(manager: Manager, note: dict[str, Any]) -> None:

@@ -1,7 +1,11 @@
 """What the host of a table may do, from the browser that set it up: see the invite
-links again, make a new link for a seat (the old one stops working), start the game
-with computer players in the seats of people who have not come, and remove the table
-once it is finished or abandoned.
+links of the seats nobody has taken yet, make a new link for a seat nobody is at (the
+old one stops working), start the game with computer players in the seats of people
+who have not come, and remove the table once it is finished or abandoned.
+
+A seat in use is its person's alone: once its link has been opened the host is never
+given it again (it would show that seat's hand), and while its person is connected (to
+any server process) no new link replaces theirs.
 
 The host's browser keeps the creator token it was given when the table was made; only
 its hash is stored. Each seat's invite token is derived from the creator token (HMAC),
@@ -54,9 +58,10 @@ def is_host(table: LiveTable, creator: Any) -> bool:
 
 
 def abandoned(table: LiveTable) -> bool:
-    """Nobody plays at it any more: no person has the table open (computer players
-    do not count)."""
-    return not any(c.seat is not None for c in table.connections)
+    """Nobody plays at it any more: no person has the table open, through this server
+    process or another (computer players do not count)."""
+    return not any(c.seat is not None for c in table.connections) \
+        and not table.connected()
 
 
 async def hosted(request: Request) -> tuple[Services, LiveTable, dict[str, Any]]:
@@ -72,12 +77,13 @@ async def hosted(request: Request) -> tuple[Services, LiveTable, dict[str, Any]]
 
 def seats_json(request: Request, svc: Services, table: LiveTable, creator: str
                ) -> list[dict[str, Any]]:
-    """Every seat as the host sees it: who sits there, and a person's invite link."""
+    """Every seat as the host sees it: who sits there, and the invite link of a
+    person's seat nobody has taken yet (never of a seat in use)."""
     connected = table.connected()
     out = []
     for i, s in enumerate(table.seats):
         url = None
-        if s["kind"] == "human":
+        if s["kind"] == "human" and i not in table.joined and i not in connected:
             tok = invite_token(creator, table.id, i, int(s.get("link", 0)))
             if s.get("token_hash") and secrets.compare_digest(token_hash(tok),
                                                               s["token_hash"]):
@@ -85,13 +91,15 @@ def seats_json(request: Request, svc: Services, table: LiveTable, creator: str
         out.append({"seat": i, "team": table.rules.team_of[i], "name": s.get("name", ""),
                     "kind": s["kind"], "computer": table.is_bot(i),
                     "joined": i in table.joined, "connected": i in connected,
-                    "url": url})
+                    "url": url, "in_use": s["kind"] == "human" and (
+                        i in table.joined or i in connected)})
     return out
 
 
 async def api_host(request: Request) -> Response:
     """The table as its host sees it: every seat with its invite link."""
     svc, table, data = await hosted(request)
+    await svc.manager.ask_who(table)
     return JSONResponse({"id": table.id, "rules": table.row.rules_name,
                          "waiting": table.waiting, "over": table.game.over,
                          "started": table.seq > 0 or not table.waiting,
@@ -108,11 +116,18 @@ async def api_new_link(request: Request) -> Response:
         raise ApiError("There is no such seat.")
     if table.seats[seat]["kind"] != "human":
         raise ApiError("That seat is a computer player's; it has no invite link.")
+    await svc.manager.ask_who(table)
+    if seat in table.connected():
+        raise ApiError("Someone is at that seat now; a new link can be made for it once "
+                       "they have left the table.", 409)
+    said = await asyncio.to_thread(svc.store.chat, table.id, 1)
     async with table.lock:
         seats = [dict(s) for s in table.seats]
         link = int(seats[seat].get("link", 0)) + 1
         tok = invite_token(data["creator"], table.id, seat, link)
-        seats[seat].update(link=link, token_hash=token_hash(tok))
+        # the new holder reads the chat from here on
+        seats[seat].update(link=link, token_hash=token_hash(tok),
+                           chat_after=said[-1].id if said else 0)
         await _save_seats(svc.store, table, seats)
         table.joined.discard(seat)
         await asyncio.to_thread(svc.store.unjoin_seat, table.id, seat)
@@ -132,12 +147,24 @@ async def api_start(request: Request) -> Response:
 
 
 async def api_remove(request: Request) -> Response:
-    """Remove a finished or abandoned table (its record and replay go with it)."""
+    """Remove a finished or abandoned table (its record and replay go with it; a game
+    with moves is archived first)."""
     svc, table, _ = await hosted(request)
+    bus = svc.manager.bus
+    if bus is not None and not bus.healthy and not table.game.over:
+        raise ApiError("The server cannot tell right now whether someone is at this "
+                       "table; please try again in a moment.", 503)
+    await svc.manager.ask_who(table)
     if not (table.game.over or abandoned(table)):
         raise ApiError("Someone is still playing at this table; it can be removed "
                        "once the game is over or everyone has left.", 409)
-    await svc.manager.remove(table)
+    svc.lobby.forget()
+    svc.replays.forget(lambda key: isinstance(key, tuple) and key[0] == table.id)
+    try:
+        await svc.manager.remove(table)
+    except OSError as e:
+        raise ApiError("This table's game could not be archived, so it was not removed "
+                       f"({e.strerror or e}).", 500) from None
     return JSONResponse({"ok": True, "removed": table.id})
 
 

@@ -1,4 +1,5 @@
-"""What the JSON APIs share: the error a request is refused with, and reading its body.
+"""What the JSON APIs share: the error a request is refused with, reading its body,
+and answers shared by requests that ask the same at once (:class:`Answers`).
 
 >>> check_json({"a": [1, {"b": "x"}]})
 >>> check_json({"name": "a\\x00b"})
@@ -9,7 +10,11 @@ handfoot.server.routes.http.ApiError: Text may not hold NUL characters.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 from starlette.requests import Request
@@ -117,3 +122,61 @@ def text_field(data: dict[str, Any], key: str, limit: int = 2000) -> str:
     if not isinstance(value, str | int):
         raise ApiError(f"{key.replace('_', ' ')} must be text.")
     return str(value)[:limit]
+
+
+class Answers:
+    """Answers (response bodies, as bytes) kept for ``ttl`` seconds, at most ``size`` of
+    them; requests asking the same while it is being made wait for that one answer
+    rather than make it again. So a crowd asking for the lobby or a replay costs the
+    server one answer, made off the event loop, not one each.
+
+    >>> async def main() -> tuple[list[bytes], int]:
+    ...     answers, made = Answers(ttl=60), []
+    ...     async def make() -> bytes:
+    ...         made.append(1)
+    ...         await asyncio.sleep(0.01)
+    ...         return b"x"
+    ...     out = await asyncio.gather(*(answers.get("k", make) for _ in range(5)))
+    ...     return out, len(made)
+    >>> asyncio.run(main())
+    ([b'x', b'x', b'x', b'x', b'x'], 1)
+    """
+
+    def __init__(self, ttl: float = 1.0, size: int = 512) -> None:
+        self.ttl = ttl
+        self.size = size
+        self._kept: OrderedDict[Hashable, tuple[float, bytes]] = OrderedDict()
+        self._making: dict[Hashable, asyncio.Future[bytes]] = {}
+
+    async def get(self, key: Hashable, make: Callable[[], Awaitable[bytes]]) -> bytes:
+        now = time.monotonic()
+        kept = self._kept.get(key)
+        if kept is not None and now - kept[0] < self.ttl:
+            self._kept.move_to_end(key)
+            return kept[1]
+        making = self._making.get(key)
+        if making is not None:
+            return await asyncio.shield(making)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._making[key] = future
+        try:
+            body = await make()
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # (retrieved: nobody else may be waiting)
+            raise
+        finally:
+            self._making.pop(key, None)
+        future.set_result(body)
+        self._kept[key] = (time.monotonic(), body)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return body
+
+    def forget(self, match: Callable[[Hashable], bool] = lambda _: True) -> None:
+        """Forget the answers whose key ``match`` (all by default); one being made is
+        made again for whoever asks next."""
+        for key in [k for k in self._kept if match(k)]:
+            del self._kept[key]
+        for key in [k for k in self._making if match(k)]:
+            del self._making[key]

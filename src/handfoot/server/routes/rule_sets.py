@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import unicodedata
 from typing import Any
 
 import tomli_w
@@ -139,15 +140,58 @@ def house_rules(text: str, settings: dict[str, Any] | None, base: Rules) -> Rule
                        "not valid.") from None
 
 
+#: letters of other scripts drawn like Latin ones (and digits like letters), as compared
+LOOK_ALIKE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "н": "h", "і": "i", "ї": "i",
+    "ј": "j", "к": "k", "ӏ": "l", "м": "m", "о": "o", "р": "p", "ԛ": "q", "с": "c",
+    "ѕ": "s", "т": "t", "у": "y", "х": "x", "ԁ": "d", "ԝ": "w", "ɡ": "g",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "0": "o", "1": "l", "|": "l"})
+
+
+def clean_name(name: str) -> str:
+    """A rule set's name as it is kept: NFKC, without invisible or control characters
+    (zero-width spaces, direction marks), spaces collapsed.
+
+    >>> clean_name(" Fri\u200bday\u00a0 night ")
+    'Friday night'
+    """
+    kept = "".join(c for c in unicodedata.normalize("NFKC", name)
+                   if unicodedata.category(c)[0] != "C" or c in " \t")
+    return " ".join(kept.split())
+
+
+def look(name: str) -> str:
+    """What a name looks like: two names that look alike compare equal.
+
+    >>> look("Classic") == look("classіc") == look("ｃｌａｓｓｉｃ") == look("c1assic")
+    True
+    """
+    return clean_name(name).casefold().translate(LOOK_ALIKE)
+
+
+async def look_alike(store: Store, name: str) -> str | None:
+    """Another rule set's name (a preset's or a saved one) that looks like ``name``."""
+    mine = look(name)
+    saved = [n for n, _ in await asyncio.to_thread(store.rule_sets)]
+    return next((n for n in [*PRESET_NAMES, *saved] if n != name and look(n) == mine),
+                None)
+
+
 async def save(request: Request, svc: Services, rules: Rules, name: Any, base_name: str,
                owner: str) -> tuple[str, str]:
     """Save house rules as ``name`` for ``owner`` (the name as saved and the owner
     returned); a name someone else saved is refused."""
-    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+    if not isinstance(name, str) or not clean_name(name) or len(clean_name(name)) > 60:
         raise ApiError("Give the rule set a name (at most 60 characters).")
-    name = name.strip()
+    name = clean_name(name)
     if name in PRESET_NAMES:
         raise ApiError(f"{name!r} is a preset's name; choose another.")
+    other = await look_alike(svc.store, name)
+    if other is not None:
+        raise ApiError(f"{name!r} looks like the rule set {other!r} (the same but for "
+                       "capitals, accents or look-alike letters); choose a name that "
+                       "is told apart at a glance.", 409)
     rules = dataclasses.replace(rules, name=name)
     exists = await asyncio.to_thread(svc.store.rule_set, name) is not None
     who = "" if exists else svc.limit(request, "rule_sets",

@@ -19,7 +19,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.engine import IllegalAction
 from handfoot.rules.words import rules_in_words
+from handfoot.server.guard import client_address
 from handfoot.server.live.compression import WRITE_NOW
+from handfoot.server.live.manager import storage_failed
 from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table import LiveTable, token_hash
 from handfoot.server.protocol import (
@@ -69,6 +71,15 @@ async def ws_endpoint(ws: WebSocket) -> None:
     table, seat = await opened(ws, svc)
     if table is None:
         return
+    watcher = None  # a spectator's address, counted while the socket is open
+    if seat is None:
+        who = client_address(ws, svc.addresses)
+        why = svc.limits.watch(who, sum(1 for c in table.connections if c.seat is None))
+        if why:
+            await ws.send_json(farewell(why))
+            await ws.close(4429)
+            return
+        watcher = who
 
     async def close(code: int, reason: str) -> None:
         await ws.close(code)
@@ -86,6 +97,8 @@ async def ws_endpoint(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        if watcher is not None:
+            svc.limits.unwatch(watcher)
         await leave(svc, table, conn)
 
 
@@ -116,9 +129,13 @@ async def arrive(svc: Services, table: LiveTable, conn: Connection) -> None:
     """Greet a new viewer; a seated one joins, and hears the chat."""
     conn.push(await hello(svc, table, conn.seat))
     if conn.seat is not None:  # (after joining the connections: a revocation finds it)
+        await svc.manager.seat_opened(table, conn.seat, conn)
         await svc.manager.join(table, conn.seat)
         await svc.manager.tell_here(table)
         await svc.chat.welcome(table, conn)
+    if conn.seat is None:  # a spectator: nothing changes for the others
+        await svc.manager.broadcast(table, only=conn)
+        return
     await svc.manager.broadcast(table)  # this one's view, and everyone sees who is here
 
 
@@ -138,9 +155,14 @@ async def listen(ws: WebSocket, svc: Services, table: LiveTable, conn: Connectio
             continue
         try:
             reply = await answer(svc, table, conn, text)
-        except Exception:  # never the socket's end: the person hears of it
-            log.exception("a message at table %s", table.id)
-            reply = error("That message could not be handled; nothing was changed.")
+        except Exception as e:  # never the socket's end: the person hears of it
+            if storage_failed(e):
+                log.warning("table %s: the database refuses (%s)", table.id, e)
+                reply = error("The server cannot save moves right now; nothing was "
+                              "changed. Please try again in a moment.")
+            else:
+                log.exception("a message at table %s", table.id)
+                reply = error("That message could not be handled; nothing was changed.")
         if reply is not None:
             conn.push(reply)
 

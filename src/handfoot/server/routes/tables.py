@@ -10,6 +10,7 @@ import datetime as dt
 import secrets
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -92,6 +93,7 @@ async def new_table(request: Request, rules_name: str, seats: list[Any],
     except Exception:
         svc.limits.give_back("tables", who)
         raise
+    svc.lobby.forget()
     table = await svc.table(tid)
     if svc.manager.keepers.shared:
         # kept here from the start: the table's sockets are handed to this process
@@ -135,13 +137,16 @@ async def lobby(request: Request) -> Response:
         raise ApiError("The page must be a whole number.") from None
     since = dt.datetime.now(dt.UTC).replace(tzinfo=None) - RECENT
 
-    def listing() -> tuple[list[dict[str, Any]], int]:
+    def listing() -> bytes:
         rows = svc.store.lobby(since, limit=LOBBY_PAGE, offset=page * LOBBY_PAGE)
-        return [summary(svc, r) for r in rows], svc.store.lobby_count(since)
+        out, total = [summary(svc, r) for r in rows], svc.store.lobby_count(since)
+        return orjson.dumps({"tables": out, "page": page, "per_page": LOBBY_PAGE,
+                             "total": total, "pages": max(1, -(-total // LOBBY_PAGE))},
+                            option=orjson.OPT_NON_STR_KEYS)
 
-    out, total = await asyncio.to_thread(listing)
-    return JSONResponse({"tables": out, "page": page, "per_page": LOBBY_PAGE,
-                         "total": total, "pages": max(1, -(-total // LOBBY_PAGE))})
+    # made in a thread, once for all who ask for the page meanwhile
+    body = await svc.lobby.get(page, lambda: asyncio.to_thread(listing))
+    return Response(body, media_type="application/json")
 
 
 def summary(svc: Services, row: TableRow) -> dict[str, Any]:
@@ -202,6 +207,10 @@ async def api_table(request: Request) -> Response:
 async def verified(svc: Services, table: LiveTable) -> dict[str, Any]:
     """The finished game's deals checked against the commitments shown when each hand
     was dealt (as ``handfoot replay`` checks its record; in a worker process, once)."""
+    if table.fair is None and not table.row.secret:
+        table.fair = {"verified": False, "hands": 0, "seeded": True,
+                      "message": "dealt from a seed chosen when the table was set up, "
+                                 "so whoever chose it could know every card"}
     if table.fair is None:
         rec = record_of(table)
         ok, hands, message = await svc.manager.work.run("people", check_record, rec)
@@ -231,7 +240,8 @@ async def api_record(request: Request) -> Response:
 
 
 async def api_replay(request: Request) -> Response:
-    """A finished game, step by step: every seat's view after ``step`` actions."""
+    """A finished game, step by step: every seat's view after ``step`` actions (made in
+    a worker process, once: a finished game never changes)."""
     svc = services(request)
     table = await svc.table(request.path_params["id"])
     if not table.game.over:
@@ -241,15 +251,21 @@ async def api_replay(request: Request) -> Response:
     except ValueError:
         raise ApiError("The step must be a whole number.") from None
     step = max(0, min(step, table.seq))
-    logged = [(a.seat, a.action) for a in await asyncio.to_thread(svc.store.actions, table.id)]
-    time_seq = await asyncio.to_thread(svc.store.time_called, table.id)
-    names = [s.get("name") or (f"Computer {i + 1}" if s["kind"] == "bot" else
-                               f"Seat {i + 1}") for i, s in enumerate(table.seats)]
-    out = await svc.manager.work.run("people", replay_step, table.row.rules_toml,
-                                     table.row.seed, table.row.secret, logged, time_seq,
-                                     step, names)
-    return JSONResponse({**out, "total": table.seq, "names": names,
-                         "rules": table.row.rules_name})
+
+    async def make() -> bytes:
+        logged, time_seq = await asyncio.to_thread(
+            lambda: ([(a.seat, a.action) for a in svc.store.actions(table.id)],
+                     svc.store.time_called(table.id)))
+        names = [s.get("name") or (f"Computer {i + 1}" if s["kind"] == "bot" else
+                                   f"Seat {i + 1}") for i, s in enumerate(table.seats)]
+        out = await svc.manager.work.run("people", replay_step, table.row.rules_toml,
+                                         table.row.seed, table.row.secret, logged,
+                                         time_seq, step, names)
+        return await asyncio.to_thread(orjson.dumps, {
+            **out, "total": table.seq, "names": names, "rules": table.row.rules_name},
+            option=orjson.OPT_NON_STR_KEYS)
+    body = await svc.replays.get((table.id, step), make)
+    return Response(body, media_type="application/json")
 
 
 routes: list[BaseRoute] = [

@@ -90,7 +90,7 @@ function localNote(h) {
 
 // The invite panel of one table, drawn into `box` from the server's answer to /host.
 /** @param {any} h */
-function hostKey(h) { return JSON.stringify([h.waiting, h.over, h.removable, h.seats.map((s) => [s.joined, s.connected, s.computer, s.url])]); }
+function hostKey(h) { return JSON.stringify([h.waiting, h.over, h.removable, h.seats.map((s) => [s.joined, s.connected, s.computer, s.url, s.in_use])]); }
 /** @typedef {{heading?: boolean, changed?: () => void}} InviteOptions */
 /** @param {HTMLElement} box @param {string} id @param {InviteOptions} [opts] @param {any} [known] */
 export async function drawInvites(box, id, opts = {}, known = null) {
@@ -125,6 +125,7 @@ export async function drawInvites(box, id, opts = {}, known = null) {
           <textarea class="share-text" rows="5" readonly>${esc(inviteMessage(s, h.rules))}</textarea></label>
         <button class="copy-message">Copy message</button>
       </div>`
+      : s.in_use ? `<p class="in-use">Only the person at this seat has its link.${s.connected ? "" : ' <button class="new-link">Make a new link</button>'}</p>`
       : `<p>This seat's link was made in another way. <button class="new-link">Make a new link</button></p>`}
     </li>`).join("")}</ul>
     ${h.waiting ? `<button class="start-now big">Start now — computer players take the empty seats</button>` : ""}

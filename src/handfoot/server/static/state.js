@@ -130,6 +130,7 @@
  * @property {string | null} notice the monitor's word (the clock's warning, time called)
  * @property {boolean} time_called
  * @property {{hand: number, sha256: string}} commitment the deal's seal
+ * @property {boolean} seeded dealt from a seed chosen when the table was set up (not a fair deal)
  * @property {LogEntry[]} log the recent moves, newest first
  * @property {Card[]} fresh the cards this seat just drew or took
  * @property {string | null} pile_reason why this seat could not take the pile

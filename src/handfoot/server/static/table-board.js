@@ -54,7 +54,8 @@ export function renderTop() {
   $("#info").innerHTML = `<span class="turn ${v.actor === me && !v.game_over && !s.waiting ? "mine" : ""}">${esc(turn)}</span>
     <span class="this-hand">Hand ${v.hand_number} of ${v.hands_in_game}</span>
     <span class="this-hand">${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
-    <span class="totals">${v.totals.map((t, i) => `${i === myTeamIndex() && me !== null ? "Us" : "Team " + (i + 1)} ${t}`).join(" · ")}</span>`;
+    <span class="totals">${v.totals.map((t, i) => `${i === myTeamIndex() && me !== null ? "Us" : "Team " + (i + 1)} ${t}`).join(" · ")}</span>
+    ${s.seeded ? '<span class="seeded" title="Dealt from a seed chosen when the table was set up: whoever chose it can know every card.">Seeded deal: not fair</span>' : ""}`;
   const reason = s.pile_reason;
   $("#pile").innerHTML = `<span class="zone-name">Pile</span>${v.pile_top ? cardHTML(v.pile_top, "", `role="img" aria-label="${cardName(v.pile_top)} on top"`) + `<span class="count">${plural(v.pile_size, "card")}</span>` : "<i>empty</i>"}`;
   $("#pile").classList.toggle("blocked", Boolean(reason));

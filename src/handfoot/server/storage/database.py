@@ -22,6 +22,18 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'handfoot.db'}"
 
 
+def archive_dir(url: str) -> Path:
+    """Where removed tables' games are kept (a JSON file each): ``HANDFOOT_ARCHIVE_DIR``
+    if set, else ``archive`` beside an SQLite file, else in the user's data folder."""
+    import os
+    if os.environ.get("HANDFOOT_ARCHIVE_DIR"):
+        return Path(os.environ["HANDFOOT_ARCHIVE_DIR"])
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url.removeprefix("sqlite:///")).parent / "archive"
+    import platformdirs
+    return Path(platformdirs.user_data_dir("handfoot")) / "archive"
+
+
 def normalise_url(url: str) -> str:
     """Accept ``postgresql://`` and ``postgres://`` URLs and use psycopg 3 for them."""
     for prefix in ("postgresql://", "postgres://"):

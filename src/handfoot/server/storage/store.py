@@ -221,6 +221,14 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def check_writable(self) -> None:
+        """Raise (the database's own error) unless a change can be written: a write
+        that changes no row, rolled back (SQLite refuses it on a read-only file or
+        filesystem; PostgreSQL in a read-only transaction or on a standby)."""
+        with self.engine.connect() as c, c.begin() as t:
+            c.execute(sa.update(tables).where(sa.false()).values(seed=0))
+            t.rollback()
+
     # ------------------------------------------------------------ rule sets
     def save_rule_set(self, name: str, base: str, toml: str, owner_hash: str = "") -> None:
         """Save a rule set under ``name``; raises :class:`RuleSetTaken` if that name is
