@@ -51,6 +51,14 @@ def prepare(what: str, url: str) -> int:
     """Before the server starts: the database reached and its schema brought up to
     date (a line saying so when it was upgraded); else the message and exit status of
     :func:`database_errors`."""
+    from handfoot.server.storage.database import read_only_file
+    why = read_only_file(url)
+    if why:
+        print(f"handfoot {what}: cannot write to the database {shown_url(url)} ({why}). "
+              "The server would not be able to save any move: make it writable, then "
+              "start it again.", file=sys.stderr)
+        return 2
+
     def run() -> int:
         from handfoot.server.storage.database import normalise_url
         from handfoot.server.storage.schema import upgrade

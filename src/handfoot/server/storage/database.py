@@ -4,6 +4,7 @@ created. The game store and the club store share them."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -40,3 +41,19 @@ def normalise_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def read_only_file(url: str) -> str:
+    """Why an SQLite database file cannot be written ("" if it can, or if ``url`` is not
+    an SQLite file): its filesystem is mounted read-only, or the file is not writable."""
+    url = normalise_url(url)
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return ""
+    path = Path(url.removeprefix("sqlite:///"))
+    if not path.exists():
+        return ""
+    if os.statvfs(path).f_flag & os.ST_RDONLY:
+        return "its filesystem is read-only"
+    if not os.access(path, os.W_OK):
+        return "the file is read-only"
+    return ""
