@@ -213,8 +213,8 @@ def test_the_host_never_reads_a_link_in_use_and_a_seats_holder_sees_a_second_soc
 
 
 def _forge_grabs(rec: dict[str, Any]) -> dict[str, Any]:
-    """The record of the same moves, with seat 1's grab made exact (a 100-point bonus)
-    and every result written as a replay of it gives: consistent, but not the deal the
+    """The record of the same moves, with seat 1's grab made exact (a 100-point bonus),
+    or not exact where it was, and every result written as a replay of it gives: consistent, but not the deal the
     commitment was made to."""
     import copy
 
@@ -228,7 +228,9 @@ def _forge_grabs(rec: dict[str, Any]) -> dict[str, Any]:
     rules = Rules.from_dict(rec["rules"])
     deal = forged["hands"][0]["deal"]
     grabs = list(deal["grabs"])
-    grabs[1] = rules.deal.hand_size + rules.deal.foot_size  # exact
+    exact = rules.deal.hand_size + rules.deal.foot_size
+    # (the deal is the server's secret's: a seat already exact loses its bonus instead)
+    grabs[1] = exact if grabs[1] != exact else exact - 1
     deal["grabs"] = grabs
     game = Game(rules, None, deals=[
         Deal(tuple(parse_card(c) for c in deal["order"]), deal["first_seat"], tuple(grabs),

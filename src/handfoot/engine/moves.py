@@ -453,7 +453,7 @@ class Hand(CheckedHand):
     >>> hand = Hand(rules, Deal.shuffled(rules, random.Random(7)))
     >>> hand.phase.name, hand.actor == hand.first_seat, len(hand.stock)
     ('DRAW', True, 182)
-    >>> hand.apply(Draw()); hand.phase.name
+    >>> played = hand.apply(Draw()); hand.phase.name
     'PLAY'
     """
 
