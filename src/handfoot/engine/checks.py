@@ -317,35 +317,6 @@ class CheckedHand(HandState):
         value, clean, dirty, books = self.laid_out(team)
         return self.opening_met(team, value, clean, dirty, books) and self.is_legal(GO_DOWN)
 
-    def laid_out(self, team: int) -> tuple[int, int, int, int]:
-        """What the team's melds laid out for its opening hold, as :meth:`opening_met`
-        counts it: their points, their clean and their dirty melds of a rank, and their
-        complete books."""
-        st = self.settings
-        values = st.card_value
-        size = st.book_size
-        value = clean = dirty = books = 0
-        for m in self.melds[team]:
-            for c in m.cards:
-                value += values[c]
-            if m.kind == RANK_MELD:
-                if m.wilds:
-                    dirty += 1
-                else:
-                    clean += 1
-            if m.size >= size:
-                books += 1
-        return value, clean, dirty, books
-
-    def opening_met(self, team: int, value: int, clean: int, dirty: int,
-                    books: int) -> bool:
-        """Whether melds of these totals (their points, their clean and their dirty melds
-        of a rank, their complete books) make an opening for ``team``: the minimum, and
-        what the rules say an opening must hold."""
-        st = self.settings
-        return (value >= self.minimums[team] and clean >= st.opening_clean
-                and dirty >= st.opening_dirty and books >= st.opening_books)
-
     def _opening_refusal(self, team: int, pending: Pending) -> OpeningTooLow | None:
         """Why these melds do not make an opening (the minimum, the clean and dirty melds
         and the books it must hold), or None."""
