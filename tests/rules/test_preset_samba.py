@@ -508,6 +508,25 @@ def test_a_samba_is_a_7_card_sequence_of_the_same_suit_that_can_have_no_wild_car
     refused(hand, AddToMeld(1, parse_cards("5H")), BadMeld, 0)
 
 
+def test_a_samba_can_have_no_wild_cards_in_it_and_a_refused_one_says_so() -> None:
+    # "A samba is a 7 card sequence of the same suit that can have no wild cards in it":
+    # 6H 7H 2C is a samba with a wild, not a meld mixing two ranks.
+    hand = deal(hands={0: "6H 7H 8H 9H 10H JH QH KH 2C 5S 9C 9D 4C"}, stock="5H 8C")
+    on_table(hand, 0, "AH AD AS")
+    hand.apply(Draw(), 0)
+    msg = refused(hand, lay("6H 7H 2C"), BadMeld, 0)
+    assert msg == ("A samba takes no wild card: 6♥ 7♥ 2♣ holds 2♣. A samba is natural cards "
+                   "of one suit in sequence.")
+    msg = refused(hand, lay("6H 8H 2C"), BadMeld, 0)  # the gap a wild would fill
+    assert msg.startswith("A samba takes no wild card")
+    hand.apply(lay("6H 7H 8H"), 0)
+    msg = refused(hand, AddToMeld(1, parse_cards("2C")), BadMeld, 0)
+    assert msg == "A samba takes no wild card (2♣)."
+    # two ranks of different suits are still told apart as ranks
+    msg = refused(hand, lay("9H 9C 10H"), BadMeld, 0)
+    assert "one rank" in msg
+
+
 def test_for_example_6_7_8_9_10_j_q_of_hearts() -> None:
     cards = parse_cards("6H 7H 8H 9H 10H JH QH")
     hand = deal(hands={0: "6H 7H 8H 9H 10H JH QH KH 2C 5S 9C 9D 4C"}, stock="5H 8C")

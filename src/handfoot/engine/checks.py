@@ -287,7 +287,10 @@ class CheckedHand(HandState):
             if complete:
                 raise BadMeld(f"This {self.rules.words.name('sequence')} is complete at {size} "
                               "cards and takes no more.")
-            if added_wilds or any(SUIT[c] != meld.suit for c in cards):
+            if added_wilds:
+                raise BadMeld(f"A {self.rules.words.name('sequence')} takes no wild card "
+                              f"({format_cards([c for c in cards if WILD[c]])}).")
+            if any(SUIT[c] != meld.suit for c in cards):
                 raise BadMeld(f"Only {SUIT_SYMBOLS[meld.suit]} cards that extend the "
                               "sequence can be added to it.")
             ranks = sorted([RANK[c] for c in cards] + [RANK[c] for c in meld.cards])
