@@ -259,6 +259,35 @@ def test_monitor_will_call_time_once_a_turn_is_played_the_hand_counts_as_it_stan
     assert expected != [0, 0]  # the cards left in every hand and foot count
 
 
+@pytest.mark.parametrize(("melds", "down"), [
+    (("QC QD QH", "AC AD AS"), True),     # 30 + 60 = 90: the count for the first hand
+    (("QC QD QH", "10C 10D 10H"), False),  # 60: short
+])
+def test_when_time_is_called_melds_laid_out_with_the_count_finish_going_down(
+        melds: tuple[str, ...], down: bool) -> None:
+    # "Monitor will call time": a player who has laid out the melds of an opening that
+    # makes the count, and not yet said "down", finishes the play in progress: the melds
+    # count on the table for the team. Short of the count they go back to the hand, and
+    # no short meld is charged (the player did not take them back).
+    deal = stacked_deal(RULES, hands={0: "QC QD QH AC AD AS 10C 10D 10H 5C 5D 4H 8C"})
+    game = Game(RULES, deals=[deal] * 3)
+    for _ in range(4):
+        game.apply(ChooseHand(0))
+    game.apply(Draw())
+    for meld in melds:
+        game.apply(LayMeld(cards(meld)))
+    game.call_time()
+    hand = game.hand
+    scores = game.results[0].scores
+    assert hand.opened[0] is down and scores[0].penalties == 0
+    laid = sum(RULES.card_value[c] for m in melds for c in cards(m))
+    assert scores[0].table_cards == (laid if down else 0)
+    held = [c for s in (0, 2) for c in (*hand.hand_cards(s), *(hand.feet[s] or ()))]
+    assert scores[0].total == score_team(
+        RULES, 0, [(m.kind, m.cards) for m in hand.melds[0]], held).total
+    assert replay(json.loads(dumps(game_record(game)))).ok
+
+
 def test_time_called_before_any_turn_ends_the_game_at_once_when_hands_are_played_out() -> None:
     finish = dataclasses.replace(RULES, game=dataclasses.replace(
         RULES.game, when_time_is_called="finish-hand"))

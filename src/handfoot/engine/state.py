@@ -1182,11 +1182,23 @@ class HandState:
         self.ended_by = how
 
     def call_time(self) -> None:
-        """Time is called: the hand ends as it stands, with no going-out bonus (melds
-        laid out for an opening that has not gone down go back to the hand)."""
-        if self.phase != PHASE_OVER:
-            self.take_back_all()
-            self._end_hand("time")
+        """Time is called: the hand ends as it stands, with no going-out bonus. Melds laid
+        out for an opening that has not gone down yet finish the turn's play in progress:
+        where they make the opening (after the draw, and not the whole of a foot), the
+        team goes down with them, as the player was doing; short of it, they go back to
+        the hand (no short opening is charged: the player did not take them back)."""
+        if self.phase == PHASE_OVER:
+            return
+        seat = self.seat
+        team = self.team_of[seat]
+        if (not self.opened[team] and self.melds[team] and self.phase == PHASE_PLAY
+                and (self.hand_len[seat] or not self.in_foot[seat])):
+            value, clean, dirty, books = self.laid_out(team)
+            if self.opening_met(team, value, clean, dirty, books):
+                self.opened[team] = True
+                self._table_changed(team, True)
+        self.take_back_all()
+        self._end_hand("time")
 
     # ------------------------------------------------------------------ copies
     @classmethod
