@@ -11,14 +11,14 @@ import json
 import random
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from handfoot.actions import DRAW, Action, AddToMeld, Discard
+from handfoot.actions import DRAW, Action, AddToMeld, Discard, LayMeld, TakeBack
 from handfoot.arena import bench_legal, hand_seed, play, seat_bots
 from handfoot.arena.bench import bench_preset
 from handfoot.bots import LEVELS, Bot, RandomBot, first_state, make_bot, reads_state, xorshift32
@@ -38,6 +38,7 @@ from handfoot.bots.heuristic import (
     seen_pile,
     wilds_of,
 )
+from handfoot.bots.policy import decide_patient
 from handfoot.cards import NUM_CARDS, WILD, parse_card, parse_cards
 from handfoot.cli import main
 from handfoot.engine import (
@@ -990,3 +991,54 @@ def test_a_deck_is_shuffled_as_the_standard_library_shuffles_it(seed: int, n: in
         theirs.shuffle(b)
         assert a == b
         assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
+# ------------------------------------------------------------ short openings shown
+def _laid_out_short(held: str) -> Hand:
+    """texas-good-sam: seat 0 has drawn and laid out K K K and A A A (90 of 120)."""
+    rules = preset("texas-good-sam")
+    h = stacked_hand(rules, hands={0: held})
+    h.apply(DRAW)
+    h.apply(LayMeld(tuple(parse_cards("KH KD KS"))))
+    h.apply(LayMeld(tuple(parse_cards("AH AD AS"))))
+    assert h.short_exposed(0)
+    return h
+
+
+def _play_turn(h: Hand, choose: Callable[[Hand], Action]) -> None:
+    """Seat 0 plays on until its turn ends (or its team has gone down)."""
+    while h.actor == 0 and not h.opened[0] and h.melds[0]:
+        h.apply(choose(h))
+
+
+@pytest.mark.parametrize("who", ["heuristic", "expert-policy"])
+@pytest.mark.parametrize("held", ["KH KD KS AH AD AS 9H 9D 9S 4C 5D",   # a meld of 9s more
+                                  "KH KD KS AH AD AS KC QD 7S 4C 5D"])  # or one K more
+def test_the_computer_players_go_down_rather_than_take_back_a_short_opening(
+        who: str, held: str) -> None:
+    # Taking back melds laid out short of the count costs the team 100 points: where the
+    # cards held make the opening with them, the player goes down.
+    h = _laid_out_short(held)
+
+    def heuristic(h: Hand) -> Action:
+        return HeuristicBot(0).choose_in(h)
+
+    def patient(h: Hand) -> Action:
+        return decide_patient(obs_from_hand(h, 0), h.is_legal, h.legal_actions())
+
+    _play_turn(h, heuristic if who == "heuristic" else patient)
+    if "9S" in held:
+        assert h.opened[0] and h.short_openings == [0, 0]
+    else:
+        # ... which is not enough (100 of 120): they are taken back, charged once
+        assert not h.opened[0] and not h.melds[0] and h.short_openings == [1, 0]
+        assert sum(isinstance(a, TakeBack) for _, a in h.history) == 2
+
+
+@pytest.mark.parametrize("name", ["texas-good-sam", "alabama-samboree"])
+def test_the_heuristic_never_shows_a_short_opening(name: str) -> None:
+    rules = preset(name)
+    for i in range(300):
+        s = hand_seed(77, i)
+        game = play(Game(rules, s), seat_bots(rules, ("heuristic",), s), hands=1)
+        assert all(t.penalties == 0 for t in game.results[0].scores), (name, i)

@@ -22,7 +22,9 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
+    LayMeld,
     PickUpFoot,
+    TakeBack,
     TakePile,
 )
 from handfoot.cards import JOKER, parse_card
@@ -46,7 +48,7 @@ from handfoot.game.records import dumps, game_record, replay
 from handfoot.game.scoring import TeamScore, score_hand, score_team
 from handfoot.rules import preset
 from handfoot.scorekeeper import score_text
-from handfoot.testing import put_meld
+from handfoot.testing import put_meld, stacked_deal
 from helpers import assert_refused, book_words, lay, meld_index
 from reserved import put_pile, reserved_hand
 
@@ -255,6 +257,35 @@ def test_monitor_will_call_time_once_a_turn_is_played_the_hand_counts_as_it_stan
     expected = [s.total for s in score_hand(game.hand)]
     assert [s.total for s in game.results[0].scores] == expected
     assert expected != [0, 0]  # the cards left in every hand and foot count
+
+
+@pytest.mark.parametrize(("melds", "down"), [
+    (("QC QD QH", "AC AD AS"), True),     # 30 + 60 = 90: the count for the first hand
+    (("QC QD QH", "10C 10D 10H"), False),  # 60: short
+])
+def test_when_time_is_called_melds_laid_out_with_the_count_finish_going_down(
+        melds: tuple[str, ...], down: bool) -> None:
+    # "Monitor will call time": a player who has laid out the melds of an opening that
+    # makes the count, and not yet said "down", finishes the play in progress: the melds
+    # count on the table for the team. Short of the count they go back to the hand, and
+    # no short meld is charged (the player did not take them back).
+    deal = stacked_deal(RULES, hands={0: "QC QD QH AC AD AS 10C 10D 10H 5C 5D 4H 8C"})
+    game = Game(RULES, deals=[deal] * 3)
+    for _ in range(4):
+        game.apply(ChooseHand(0))
+    game.apply(Draw())
+    for meld in melds:
+        game.apply(LayMeld(cards(meld)))
+    game.call_time()
+    hand = game.hand
+    scores = game.results[0].scores
+    assert hand.opened[0] is down and scores[0].penalties == 0
+    laid = sum(RULES.card_value[c] for m in melds for c in cards(m))
+    assert scores[0].table_cards == (laid if down else 0)
+    held = [c for s in (0, 2) for c in (*hand.hand_cards(s), *(hand.feet[s] or ()))]
+    assert scores[0].total == score_team(
+        RULES, 0, [(m.kind, m.cards) for m in hand.melds[0]], held).total
+    assert replay(json.loads(dumps(game_record(game)))).ok
 
 
 def test_time_called_before_any_turn_ends_the_game_at_once_when_hands_are_played_out() -> None:
@@ -474,8 +505,8 @@ def test_no_cards_may_be_picked_up_until_one_player_from_the_team_has_made_meld(
 
 
 def test_exposing_a_short_meld_is_penalized_100_points() -> None:
-    # The engine refuses a short meld (see the 90/120/150 tests); at a real table the
-    # scorer records it and the score sheet takes 100 off.
+    # At a real table the scorer records a short meld shown (short_openings) and the
+    # score sheet takes 100 off, as the engine does for one shown in play (next test).
     assert RULES.opening.short_penalty == 100
     _, scores = score_text(
         'variant = "alabama-samboree"\n'
@@ -484,6 +515,35 @@ def test_exposing_a_short_meld_is_penalized_100_points() -> None:
         '[[teams]]\nmelds = []\n', "toml")
     assert scores[0].penalties == -100
     assert scores[0].total == 70 + 500 - 500 - 5 - 100
+
+
+def test_if_you_expose_your_hand_to_meld_down_without_enough_count_you_are_penalized_100() -> None:
+    # "If you expose your hand to meld down, and don't have enough count, you are
+    # penalized 100 points": 75 laid out of 90 and taken back costs the team 100 on the
+    # hand's score; the record keeps it (it follows from the actions) and replays alike.
+    deal = stacked_deal(RULES, hands={0: "QC QD QH 10C 10D 10H 5C 5D 5H 4C 4D 4H 8C"})
+    game = Game(RULES, deals=[deal] * 3)
+    for _ in range(4):
+        game.apply(ChooseHand(0))
+    game.apply(Draw())
+    game.apply(LayMeld(cards("QC QD QH")))
+    game.apply(LayMeld(cards("10C 10D 10H")))
+    game.apply(LayMeld(cards("5C 5D 5H")))
+    assert game.hand.laid_out(0)[0] == 75
+    assert "costs your team 100 points" in (game.hand.short_warning(0) or "")
+    for i in (2, 1, 0):
+        game.apply(TakeBack(i))
+    assert game.hand.short_openings == [1, 0]
+    game.apply(Discard(parse_card("8C")))
+    game.call_time()
+    scores = game.results[0].scores
+    assert scores[0].penalties == -100 and scores[1].penalties == 0
+    unpenalised = score_team(RULES, 0, [], [c for s in (0, 2) for c in (
+        *game.hand.hand_cards(s), *(game.hand.feet[s] or ()))])
+    assert scores[0].total == unpenalised.total - 100
+    record = json.loads(dumps(game_record(game)))
+    report = replay(record)
+    assert report.ok, report.message
 
 
 def test_played_cards_must_always_have_one_more_natural_card_than_wild_cards() -> None:

@@ -19,8 +19,11 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
+    GoDown,
     LayDown,
+    LayMeld,
     PickUpFoot,
+    TakeBack,
     TakePile,
     TakeUpcard,
 )
@@ -470,6 +473,54 @@ def test_a_wild_card_canasta_is_made_up_of_2s_and_jokers() -> None:
     assert msg == "A wild-card canasta is complete at 7 cards."  # the sheet's words
 
 
+OPENING_HAND = "KH KD 2S 2C 2D JK 2H 9C 9D 4C 5S 6H 7S"
+
+
+def test_once_the_wild_card_canasta_has_been_started_only_later_wilds_are_kept_off_other_melds(
+        ) -> None:
+    # "once the wild card canasta has been started, no wild cards can be laid down on
+    # other melds until the wild card canasta is complete": a dirty meld laid before the
+    # wild-card canasta is started is not kept back, in an opening as after it.
+    dirty, wild = parse_cards("KH KD 2S"), parse_cards("2C 2D JK")
+    # one meld at a time, the dirty meld first, then going down
+    hand = deal(hands={0: OPENING_HAND}, stock="5C 6C")
+    hand.apply(Draw(), 0)
+    hand.apply(LayMeld(dirty), 0)
+    assert LayMeld(wild) in hand.legal_actions()  # listed, as every legal meld is
+    hand.apply(LayMeld(wild), 0)
+    hand.apply(GoDown(), 0)
+    assert hand.opened[0] and [m.kind for m in hand.melds[0]] == [RANK_MELD, WILD_MELD]
+    # laid down at once, in either order: the wild-card canasta is laid after the other
+    for melds in ((dirty, wild), (wild, dirty)):
+        hand = deal(hands={0: OPENING_HAND}, stock="5C 6C")
+        hand.apply(Draw(), 0)
+        hand.apply(LayDown(melds), 0)
+        assert hand.opened[0] and {m.kind for m in hand.melds[0]} == {RANK_MELD, WILD_MELD}
+
+
+def test_a_wild_laid_after_the_wild_card_canasta_is_started_is_refused_with_a_way_that_works(
+        ) -> None:
+    dirty, wild = parse_cards("KH KD 2S"), parse_cards("2C 2D JK")
+    hand = deal(hands={0: OPENING_HAND}, stock="5C 6C")
+    hand.apply(Draw(), 0)
+    hand.apply(LayMeld(wild), 0)
+    msg = refused(hand, LayMeld(dirty), BadMeld, 0)
+    assert msg == ("While your wild-card canasta is open, no wild may go on another meld: "
+                   "complete the wild-card canasta first, or take it back, lay this meld, "
+                   "then lay out the wild-card canasta again.")
+    # the advice works
+    hand.apply(TakeBack(0), 0)
+    hand.apply(LayMeld(dirty), 0)
+    hand.apply(LayMeld(wild), 0)
+    hand.apply(GoDown(), 0)
+    assert hand.opened[0]
+    # once down, with the wild-card canasta open, a wild waits for it to be complete
+    msg = refused(hand, AddToMeld(0, parse_cards("2H")), BadMeld, 0)
+    assert msg == ("While your wild-card canasta is open, no wild may go on another meld: "
+                   "complete the wild-card canasta first.")
+    hand.apply(AddToMeld(1, parse_cards("2H")), 0)
+
+
 def test_once_the_wild_card_canasta_is_started_no_wilds_go_on_other_melds() -> None:
     assert RULES.meld.wild_meld_blocks_wilds
     hand = deal(hands={0: "2C 2D JK 2H 2S JK 2C QH QD 9C 9D 4C 5S"}, stock="2D 8C")
@@ -478,7 +529,7 @@ def test_once_the_wild_card_canasta_is_started_no_wilds_go_on_other_melds() -> N
     hand.apply(lay("2C 2D JK"), 0)
     refused(hand, AddToMeld(0, parse_cards("2H")), BadMeld, 0)
     msg = refused(hand, lay("QH QD 2H"), BadMeld, 0)
-    assert "wild-card meld is open" in msg
+    assert "wild-card canasta is open" in msg
     hand.apply(AddToMeld(1, parse_cards("2H 2S JK 2C")), 0)  # complete
     hand.apply(AddToMeld(0, parse_cards("2D")), 0)
     assert hand.melds[0][0].wilds == 1
@@ -506,6 +557,25 @@ def test_a_samba_is_a_7_card_sequence_of_the_same_suit_that_can_have_no_wild_car
     msg = refused(hand, AddToMeld(1, parse_cards("KH")), BadMeld, 0)
     assert msg == "This samba is complete at 7 cards and takes no more."  # the sheet's words
     refused(hand, AddToMeld(1, parse_cards("5H")), BadMeld, 0)
+
+
+def test_a_samba_can_have_no_wild_cards_in_it_and_a_refused_one_says_so() -> None:
+    # "A samba is a 7 card sequence of the same suit that can have no wild cards in it":
+    # 6H 7H 2C is a samba with a wild, not a meld mixing two ranks.
+    hand = deal(hands={0: "6H 7H 8H 9H 10H JH QH KH 2C 5S 9C 9D 4C"}, stock="5H 8C")
+    on_table(hand, 0, "AH AD AS")
+    hand.apply(Draw(), 0)
+    msg = refused(hand, lay("6H 7H 2C"), BadMeld, 0)
+    assert msg == ("A samba takes no wild card: 6♥ 7♥ 2♣ holds 2♣. A samba is natural cards "
+                   "of one suit in sequence.")
+    msg = refused(hand, lay("6H 8H 2C"), BadMeld, 0)  # the gap a wild would fill
+    assert msg.startswith("A samba takes no wild card")
+    hand.apply(lay("6H 7H 8H"), 0)
+    msg = refused(hand, AddToMeld(1, parse_cards("2C")), BadMeld, 0)
+    assert msg == "A samba takes no wild card (2♣)."
+    # two ranks of different suits are still told apart as ranks
+    msg = refused(hand, lay("9H 9C 10H"), BadMeld, 0)
+    assert "one rank" in msg
 
 
 def test_for_example_6_7_8_9_10_j_q_of_hearts() -> None:

@@ -17,7 +17,10 @@ from handfoot.actions import (
     Discard,
     Draw,
     EndTurn,
+    GoDown,
+    LayMeld,
     PickUpFoot,
+    TakeBack,
     TakePile,
 )
 from handfoot.cards import JOKER, parse_card
@@ -290,8 +293,8 @@ def test_either_team_member_may_meld() -> None:
 
 
 def test_a_short_meld_exposed_at_the_table_is_penalized_100_points() -> None:
-    # In software the short meld is refused (see the 119 test); a scorer recording a real
-    # table enters the penalty, which comes off the team's score.
+    # A scorer recording a real table enters the penalty (short_openings), which comes
+    # off the team's score as the engine's does for melds shown short in play (below).
     assert RULES.opening.short_penalty == 100
     s = score_team(RULES, 0, [(RANK_MELD, cards("KC KD KH"))], [],
                    penalties=RULES.opening.short_penalty)
@@ -301,6 +304,84 @@ def test_a_short_meld_exposed_at_the_table_is_penalized_100_points() -> None:
         '[[teams]]\nmelds = ["KC KD KH"]\nshort_openings = 1\n'
         '[[teams]]\nmelds = []\n', "toml")
     assert [t.total for t in sheet] == [30 - 100, 0]
+
+
+def test_a_player_who_exposes_melds_short_of_the_count_is_penalized_100_points() -> None:
+    # "If a player exposes their hand to meld and does not have the correct point count,
+    # the player is penalized 100 points": K K K (30) and A A A (60) laid out, 90 of 120,
+    # then taken back. The penalty is charged once in the turn, on the score sheet.
+    h = new_hand(hands={0: "KH KD KS AH AD AS 9H 9D 7S 7C 7D"}, stock="4C 4D")
+    h.apply(Draw())
+    h.apply(LayMeld(cards("KH KD KS")))
+    h.apply(LayMeld(cards("AH AD AS")))
+    assert h.short_exposed(0)
+    assert h.short_warning(0) == ("Taking these melds back short of 120 points costs your "
+                                  "team 100 points: lay out more and go down.")
+    h.apply(TakeBack(1))
+    assert h.short_openings == [1, 0]
+    h.apply(TakeBack(0))  # once a turn
+    assert h.short_openings == [1, 0] and not h.short_exposed(0)
+    h.apply(LayMeld(cards("KH KD KS")))
+    h.apply(TakeBack(0))
+    assert h.short_openings == [1, 0]
+    h.apply(Discard(parse_card("4C")))
+    for _ in range(3):
+        h.apply(Draw())
+        h.apply(Discard(h.hand_cards(h.actor)[0]))
+    # a later turn is charged again
+    h.apply(Draw())
+    h.apply(LayMeld(cards("7S 7C 7D")))
+    h.apply(TakeBack(0))
+    assert h.short_openings == [2, 0]
+    h.call_time()
+    scores = score_hand(h)
+    assert (scores[0].penalties, scores[1].penalties) == (-200, 0)
+    assert ("Penalties", -200) in scores[0].lines()
+
+
+def test_melds_laid_out_that_make_the_count_are_not_penalized() -> None:
+    # K K K (30) + A A A (60) + 9 9 9 (30) = 120: the count is there. Going down costs
+    # nothing, and neither does taking them back (the player showed the count).
+    h = new_hand(hands={0: "KH KD KS AH AD AS 9H 9D 9S 7C 7D"})
+    h.apply(Draw())
+    for meld in ("KH KD KS", "AH AD AS", "9H 9D 9S"):
+        h.apply(LayMeld(cards(meld)))
+    assert not h.short_exposed(0) and h.short_warning(0) is None
+    h.apply(TakeBack(2))
+    h.apply(TakeBack(1))
+    assert h.short_openings == [0, 0]
+    h2 = new_hand(hands={0: "KH KD KS AH AD AS 9H 9D 9S 7C 7D"})
+    h2.apply(Draw())
+    for meld in ("KH KD KS", "AH AD AS", "9H 9D 9S"):
+        h2.apply(LayMeld(cards(meld)))
+    h2.apply(GoDown())
+    assert h2.opened[0] and h2.short_openings == [0, 0]
+
+
+def test_the_table_warns_a_player_whose_laid_out_melds_are_short_of_the_count() -> None:
+    # The page shows the team view's warning beside the prompt, before anything is lost.
+    from handfoot.game.views import seat_view, team_json
+    from handfoot.testing import stacked_deal
+
+    game = Game(RULES, deals=[stacked_deal(RULES, hands={0: "KH KD KS AH AD AS 9H 9D 9S 7C 7D"})])
+    game.apply(Draw())
+    assert seat_view(game, 0).teams[0].short_warning is None
+    game.apply(LayMeld(cards("KH KD KS")))
+    warning = team_json(seat_view(game, 0).teams[0])["short_warning"]
+    assert warning == ("Taking these melds back short of 120 points costs your team 100 "
+                       "points: lay out more and go down.")
+    game.apply(LayMeld(cards("AH AD AS")))
+    game.apply(LayMeld(cards("9H 9D 9S")))  # 120: no warning
+    assert seat_view(game, 0).teams[0].short_warning is None
+    assert seat_view(game, 1).teams[1].short_warning is None
+
+
+def test_a_short_opening_refused_whole_exposes_nothing() -> None:
+    # Laid down at once, a short opening is refused before anything is on the table.
+    h = new_hand(hands={0: "KH KD KS AH AD AS 9H 9D 7S 7C 7D"})
+    h.apply(Draw())
+    assert_refused(h, lay("KH KD KS | AH AD AS"), OpeningTooLow)
+    assert h.short_openings == [0, 0]
 
 
 # ----------------------------------------------------------------------------- GAME

@@ -37,6 +37,7 @@ from handfoot.actions import (
     DISCARDS,
     DRAW,
     END_TURN,
+    GO_DOWN,
     NO,
     PICK_UP_FOOT,
     TAKE_UPCARD,
@@ -47,6 +48,7 @@ from handfoot.actions import (
     Discard,
     LayDown,
     LayMeld,
+    TakeBack,
     TakePile,
     TakeUpcard,
 )
@@ -392,11 +394,50 @@ def wishes(o: Obs, ok: Ok) -> Iterable[Action]:
         return [ChooseHand(choose_stack(o))]
     if o.phase == "ask":
         return [YES if answer_yes(o) else NO]
+    team = o.team
+    if not o.opened[team] and o.melds[team]:
+        return laid_out_options(o, ok)
     if o.hand_len == 0 and not o.in_foot:
         return [PICK_UP_FOOT]
     if o.phase == "draw":
         return draw_options(o, ok)
     return play_options(o, ok)
+
+
+def laid_out_options(o: Obs, ok: Ok) -> list[Action]:
+    """Melds laid out for the team's opening, not gone down (a position the heuristic is
+    handed: it lays its own opening down at once): go down with them, or with more
+    melds; else lay out the naturals that go on them; take them back last (where the
+    rules penalise an opening shown short, that costs the team, so everything that may
+    still make the opening comes first). Before the draw, the pile taken with them."""
+    out: list[Action] = []
+    back = TakeBack(len(o.melds[o.team]) - 1)
+    history = o.history
+    if history and isinstance(history[-1][1], TakeBack):
+        return [back]  # once it has begun to take them back, it takes them all back
+    if o.phase == "draw":
+        for a in draw_options(o, ok):
+            if isinstance(a, TakePile):
+                out.append(a)
+    else:
+        out.append(GO_DOWN)
+        plan = plan_opening(o, o.hand, o.minimum)
+        if plan is not None:
+            out.append(LayDown(tuple(tuple(m) for m in plan)))
+        more = plan_opening(o, o.hand, 0)
+        if more is not None:
+            out.append(LayDown(tuple(tuple(m) for m in more)))
+            for cards in more:
+                out.append(LayMeld(tuple(cards)))
+        melds = o.melds[o.team]
+        for i in range(len(melds)):
+            laid = melds[i]
+            if laid.kind == RANK_MELD and laid.rank:
+                nats = naturals_of(o.hand, laid.rank)
+                if nats:
+                    out.append(AddToMeld(i, tuple(nats)))
+    out.append(back)
+    return out
 
 
 def choose_stack(o: Obs) -> int:

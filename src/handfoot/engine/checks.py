@@ -77,6 +77,18 @@ from handfoot.engine.state import (
     Tables,
 )
 
+#: the order of one meld checked alone (:meth:`CheckedHand._check_melds`)
+_FIRST: Final[list[int]] = [0]
+
+
+def _all_wild(cards: Sequence[Card]) -> bool:
+    """Whether every card of a meld is wild (a wild-card meld)."""
+    for c in cards:
+        if not WILD[c]:
+            return False
+    return bool(cards)
+
+
 _STAGED_FIRST: Final = ("Go down with the melds you laid out, or take them back, before you {}.")
 
 
@@ -126,10 +138,15 @@ class CheckedHand(HandState):
 
     def _check_new_meld(self, team: int, cards: Sequence[Card], open_ranks: list[int],
                         book_ranks: list[int], wild_open: bool,
-                        count_in: bool = True) -> tuple[int, int, int]:
+                        count_in: bool = True, wild_started: bool = False
+                        ) -> tuple[int, int, int]:
         """Check one new meld against the rules and the team's table (as it would be
         after the melds before it in the same action); update the bookkeeping (unless
-        ``count_in`` is False: the last meld of a check, whose counts are not read)."""
+        ``count_in`` is False: the last meld of a check, whose counts are not read).
+        ``wild_open``: a wild-card meld was open before this meld was laid (it blocks
+        wilds, where the rules say so); ``wild_started``: one was started by a meld laid
+        with it at once, which blocks none (the player lays it after the others) but is
+        still the one wild-card meld open."""
         rules = self.settings  # (compiled fields: the rule set's are read by name)
         kind, rank, suit = classify(self.rules, cards, self.settings)
         wilds = 0
@@ -140,7 +157,7 @@ class CheckedHand(HandState):
             check_rank_counts(self.rules, rank, len(cards) - wilds, wilds, False, 0,
                               self.settings)
             if wilds and wild_open and rules.wild_meld_blocks_wilds:
-                raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+                raise self._wilds_blocked(team)
             if rules.one_open_meld_per_rank and open_ranks[rank]:
                 raise BadMeld(f"Your team already has a meld of {RANK_WORDS[rank]} "
                               "on the table: complete it before starting another.")
@@ -153,12 +170,23 @@ class CheckedHand(HandState):
                 counted = book_ranks if complete else open_ranks
                 counted[rank] = counted[rank] + 1
         elif kind == WILD_MELD:
-            if wild_open:
+            if wild_open or wild_started:
                 raise BadMeld("Your team already has a wild-card meld open: complete it first.")
             if len(cards) > rules.book_size:
                 raise BadMeld(f"A {self.rules.words.name('wild')} is complete at "
                               f"{rules.book_size} cards.")
         return kind, rank, suit
+
+    def _wilds_blocked(self, team: int) -> BadMeld:
+        """The refusal of a wild laid on another meld while the team's wild-card meld is
+        open (``meld.wild_meld_blocks_wilds``), with a way that works."""
+        name = self.rules.words.name("wild")
+        if self.opened[team]:
+            return BadMeld(f"While your {name} is open, no wild may go on another meld: "
+                           f"complete the {name} first.")
+        return BadMeld(f"While your {name} is open, no wild may go on another meld: "
+                       f"complete the {name} first, or take it back, lay this meld, "
+                       f"then lay out the {name} again.")
 
     def table_counts(self, team: int) -> TableCounts:
         """:meth:`_table_state`, counted once for each change of the team's table and
@@ -188,8 +216,10 @@ class CheckedHand(HandState):
         return open_ranks, book_ranks, wild_open
 
     def _check_melds(self, team: int, melds: Sequence[Sequence[Card]], pending: Pending,
-                     tables: Tables | None = None) -> None:
-        """Check melds laid at once, against ``tables`` (the team's table by default)."""
+                     tables: Tables | None = None, staged: int = 0) -> None:
+        """Check melds laid at once, against ``tables`` (the team's table by default).
+        The first ``staged`` of them are melds laid out before (an opening's, checked
+        again with it): a wild-card meld open among them blocks wilds on the others."""
         # One meld against the team's table (a pile taken, most often) reads the kept
         # counts and is not counted in; several are counted in, one after the other, in
         # a copy of them.
@@ -202,15 +232,32 @@ class CheckedHand(HandState):
         st = self.settings  # (compiled fields: the rule set's are read by name)
         size = st.book_size
         values = st.card_value
-        # Wild-card melds first (one started blocks wilds on the others laid with it), then
-        # complete books, so that "complete before starting another" reads the same
-        # whatever order the player listed the melds in.
+        # Wild-card melds first, then complete books, so that "complete before starting
+        # another" reads the same whatever order the player listed the melds in. A
+        # wild-card meld started with others at once is laid after them: it blocks no
+        # wild of theirs (only a wild-card meld open before does: the table's, or one
+        # laid out before them).
+        staged_wild = False
+        k = 0
+        while k < staged:
+            laid = melds[k]
+            k += 1
+            if len(laid) < size and _all_wild(laid):
+                staged_wild = True
+        started = False
+        n = len(melds)
         # (one meld, the usual case, is not sorted: the key is called through Python)
-        for cards in (melds if len(melds) < 2 else sorted(melds, key=meld_order)):
-            kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open,
-                                              not alone)
+        order = _FIRST if n < 2 else sorted(range(n), key=lambda i: meld_order(melds[i]))
+        k = 0
+        while k < n:
+            i = order[k]
+            k += 1
+            cards = melds[i]
+            kind, _, _ = self._check_new_meld(
+                team, cards, open_ranks, book_ranks, wild_open or (staged_wild and i >= staged),
+                not alone, started)
             if kind == WILD_MELD and len(cards) < size:
-                wild_open = True
+                started = True
             wilds = 0
             for c in cards:
                 pending.used[c] = pending.used[c] + 1
@@ -229,7 +276,8 @@ class CheckedHand(HandState):
         pending lay-down counts only the cards of ``melds`` as used from the hand."""
         staged = [m.cards for m in self.melds[team]]
         pending = Pending()
-        self._check_melds(team, [*staged, *melds], pending, ([0] * 16, [0] * 16, False))
+        self._check_melds(team, [*staged, *melds], pending, ([0] * 16, [0] * 16, False),
+                          len(staged))
         used = pending.used
         for m in staged:
             for c in m:
@@ -239,13 +287,7 @@ class CheckedHand(HandState):
     def _check_stage(self, team: int, cards: Sequence[Card]) -> None:
         """A meld laid out for the opening, against the melds laid out before it."""
         open_ranks, book_ranks, wild_open = self._table_state(team)
-        kind, _, _ = self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
-        if (kind == WILD_MELD and len(cards) < self.rules.meld.book_size
-                and self.rules.meld.wild_meld_blocks_wilds
-                and any(m.wilds for m in self.melds[team])):
-            # Laid down at once, the wild-card meld goes first and blocks the others' wilds.
-            raise BadMeld("While your wild-card meld is open, no wild may go on another meld: "
-                          "lay out the wild-card meld first, or complete it.")
+        self._check_new_meld(team, cards, open_ranks, book_ranks, wild_open)
 
     def _check_add(self, team: int, index: int, cards: tuple[Card, ...]) -> Meld:
         """The meld ``cards`` may go on (else the reason, raised); :func:`may_go_on`
@@ -287,7 +329,10 @@ class CheckedHand(HandState):
             if complete:
                 raise BadMeld(f"This {self.rules.words.name('sequence')} is complete at {size} "
                               "cards and takes no more.")
-            if added_wilds or any(SUIT[c] != meld.suit for c in cards):
+            if added_wilds:
+                raise BadMeld(f"A {self.rules.words.name('sequence')} takes no wild card "
+                              f"({format_cards([c for c in cards if WILD[c]])}).")
+            if any(SUIT[c] != meld.suit for c in cards):
                 raise BadMeld(f"Only {SUIT_SYMBOLS[meld.suit]} cards that extend the "
                               "sequence can be added to it.")
             ranks = sorted([RANK[c] for c in cards] + [RANK[c] for c in meld.cards])
@@ -303,7 +348,7 @@ class CheckedHand(HandState):
             raise BadMeld(f"{format_cards(wrong)} cannot go on the meld of "
                           f"{RANK_WORDS[meld.rank]}.")
         if added_wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
-            raise BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+            raise self._wilds_blocked(team)
         check_rank_counts(self.rules, meld.rank, meld.naturals + len(cards) - added_wilds,
                           meld.wilds + added_wilds, complete, added_wilds, st)
         return meld
@@ -316,35 +361,6 @@ class CheckedHand(HandState):
         team = self.team_of[self.actor]
         value, clean, dirty, books = self.laid_out(team)
         return self.opening_met(team, value, clean, dirty, books) and self.is_legal(GO_DOWN)
-
-    def laid_out(self, team: int) -> tuple[int, int, int, int]:
-        """What the team's melds laid out for its opening hold, as :meth:`opening_met`
-        counts it: their points, their clean and their dirty melds of a rank, and their
-        complete books."""
-        st = self.settings
-        values = st.card_value
-        size = st.book_size
-        value = clean = dirty = books = 0
-        for m in self.melds[team]:
-            for c in m.cards:
-                value += values[c]
-            if m.kind == RANK_MELD:
-                if m.wilds:
-                    dirty += 1
-                else:
-                    clean += 1
-            if m.size >= size:
-                books += 1
-        return value, clean, dirty, books
-
-    def opening_met(self, team: int, value: int, clean: int, dirty: int,
-                    books: int) -> bool:
-        """Whether melds of these totals (their points, their clean and their dirty melds
-        of a rank, their complete books) make an opening for ``team``: the minimum, and
-        what the rules say an opening must hold."""
-        st = self.settings
-        return (value >= self.minimums[team] and clean >= st.opening_clean
-                and dirty >= st.opening_dirty and books >= st.opening_books)
 
     def _opening_refusal(self, team: int, pending: Pending) -> OpeningTooLow | None:
         """Why these melds do not make an opening (the minimum, the clean and dirty melds
@@ -776,7 +792,7 @@ class CheckedHand(HandState):
             check_rank_counts(self.rules, rank, meld.naturals + naturals + 1,
                               meld.wilds + wilds, complete, wilds, st)
             if wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
-                return BadMeld("While your wild-card meld is open, no wild may go on another meld.")
+                return self._wilds_blocked(team)
             self._check_held(shown, hand)
             given = len(shown)
         elif opened:

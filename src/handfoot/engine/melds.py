@@ -278,8 +278,13 @@ def _classify(rule_set: Rules, cards: Sequence[Card]) -> tuple[int, int, int]:
             return SEQUENCE, 0, SUIT[cards[0]]
         if len(suits) == 1 and len(naturals) == len(cards):
             raise BadMeld(f"{format_cards(cards)} is not an unbroken sequence in one suit.")
-        if len(naturals) < len(cards) and len(suits - {-1}) == 1:
-            raise BadMeld("A sequence cannot hold wild cards.")
+        if len(naturals) < len(cards) and len({SUIT[c] for c in naturals}) == 1 \
+                and len(ranks) == len(naturals):
+            # Naturals of one suit and a wild: a sequence meant, which takes no wild card.
+            name = rule_set.words.name("sequence")
+            raise BadMeld(f"A {name} takes no wild card: {format_cards(cards)} holds "
+                          f"{format_cards([c for c in cards if WILD[c]])}. A {name} is "
+                          "natural cards of one suit in sequence.")
     raise BadMeld(f"A meld is cards of one rank: {format_cards(cards)} mixes "
                   + ", ".join(RANK_WORDS[r] for r in sorted(ranks)) + ".")
 

@@ -686,15 +686,10 @@ class Hand(CheckedHand):
         return by_key
 
     def _may_meld_wilds(self, team: int, opened: bool, wild_open: bool) -> bool:
-        """Whether the team may lay a new meld of wild cards now: the rules have them,
-        none is open, and (while laying out an opening, where an open one blocks wilds
-        elsewhere) no meld laid out holds a wild."""
-        mr = self.settings
-        if not mr.wild_melds or wild_open:
-            return False
-        if opened or not mr.wild_meld_blocks_wilds or mr.min_size >= mr.book_size:
-            return True
-        return not any(m.wilds for m in self.melds[team])
+        """Whether the team may lay a new meld of wild cards now: the rules have them and
+        none is open (melds laid out before it with wilds do not keep it back: it blocks
+        only wilds laid after it)."""
+        return self.settings.wild_melds and not wild_open
 
     def _wild_card_melds(self, hand: list[int], jokers: int, out: list[Action]) -> None:
         """The smallest melds of wild cards, kept by the wilds held (each count up to a

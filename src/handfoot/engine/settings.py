@@ -60,6 +60,9 @@ class Settings:
         self.opening_clean: int = o.clean_melds
         self.opening_dirty: int = o.dirty_melds
         self.opening_books: int = o.books
+        #: what a team loses for melds laid out for its opening and taken back short of
+        #: it (``opening.short_penalty``; 0: nothing)
+        self.short_penalty: int = o.short_penalty
         black = rules.threes.black_melded
         #: black 3s are melded at all (``threes.black_melded`` is not "never")
         self.black_melded: bool = black != "never"

@@ -387,6 +387,12 @@ class HandState:
         self.history: list[tuple[int, Action]] = []
         #: bumped whenever a team's part of the table changes (a cache key for the views)
         self.table_version = [0] * self.teams
+        #: each team's openings shown short (``opening.short_penalty``): melds laid out for
+        #: an opening taken back while they were short of it, once a turn (docs/rules)
+        self.short_openings = [0] * self.teams
+        #: the turn whose laid-out melds have been judged (taken back short, and charged,
+        #: or taken back making an opening): a turn is charged at most once
+        self.exposure_settled = -1
         self._reset_view_caches()
         if rules.deal.choose_hand == "seeing-tops":
             self.phase = PHASE_CHOOSE
@@ -711,6 +717,8 @@ class HandState:
             if self.opened[team]:
                 self._after_play(p)
         elif isinstance(action, TakeBack):
+            if self.settings.short_penalty:
+                self._settle_exposure(self.team_of[p])
             self._take_back(p, action.meld)
         elif isinstance(action, GoDown):
             team = self.team_of[p]
@@ -964,9 +972,68 @@ class HandState:
         for m in self.melds[team][index:]:
             m.view = None
 
+    def laid_out(self, team: int) -> tuple[int, int, int, int]:
+        """What the team's melds laid out for its opening hold, as :meth:`opening_met`
+        counts it: their points, their clean and their dirty melds of a rank, and their
+        complete books."""
+        st = self.settings
+        values = st.card_value
+        size = st.book_size
+        value = clean = dirty = books = 0
+        for m in self.melds[team]:
+            for c in m.cards:
+                value += values[c]
+            if m.kind == RANK_MELD:
+                if m.wilds:
+                    dirty += 1
+                else:
+                    clean += 1
+            if m.size >= size:
+                books += 1
+        return value, clean, dirty, books
+
+    def opening_met(self, team: int, value: int, clean: int, dirty: int,
+                    books: int) -> bool:
+        """Whether melds of these totals (their points, their clean and their dirty melds
+        of a rank, their complete books) make an opening for ``team``: the minimum, and
+        what the rules say an opening must hold."""
+        st = self.settings
+        return (value >= self.minimums[team] and clean >= st.opening_clean
+                and dirty >= st.opening_dirty and books >= st.opening_books)
+
+    def short_exposed(self, team: int) -> bool:
+        """Whether taking back a meld now costs ``team`` the short opening's penalty
+        (``opening.short_penalty``): melds are laid out for its opening, short of it,
+        and the turn has not been charged nor shown an opening already."""
+        if not self.settings.short_penalty or self.opened[team] or not self.melds[team] \
+                or self.exposure_settled == self.turn_number:
+            return False
+        value, clean, dirty, books = self.laid_out(team)
+        return not self.opening_met(team, value, clean, dirty, books)
+
+    def short_warning(self, team: int) -> str | None:
+        """The warning a player with melds laid out short of the opening reads before
+        taking them back (:meth:`short_exposed`), or None."""
+        if not self.short_exposed(team):
+            return None
+        return (f"Taking these melds back short of {self.minimums[team]} points costs your "
+                f"team {self.settings.short_penalty} points: lay out more and go down.")
+
+    def _settle_exposure(self, team: int) -> None:
+        """A laid-out meld is taken back: the first time in a turn, the melds laid out
+        are judged. Short of the opening, the team is charged the penalty once
+        (:attr:`short_openings`); making one, the player showed the count, and taking
+        melds back costs nothing for the rest of the turn."""
+        if self.exposure_settled == self.turn_number:
+            return
+        if self.short_exposed(team):
+            self.short_openings[team] = self.short_openings[team] + 1
+        self.exposure_settled = self.turn_number
+
     def take_back_all(self) -> None:
         """Every meld laid out for an opening goes back to the hand of the player whose
-        turn it is (time was called before that player went down)."""
+        turn it is (time was called before that player went down): the player did not
+        take them back, so no short opening is charged."""
         team = self.team_of[self.seat]
         while not self.opened[team] and self.melds[team]:
             self._take_back(self.seat, len(self.melds[team]) - 1)
@@ -1115,11 +1182,23 @@ class HandState:
         self.ended_by = how
 
     def call_time(self) -> None:
-        """Time is called: the hand ends as it stands, with no going-out bonus (melds
-        laid out for an opening that has not gone down go back to the hand)."""
-        if self.phase != PHASE_OVER:
-            self.take_back_all()
-            self._end_hand("time")
+        """Time is called: the hand ends as it stands, with no going-out bonus. Melds laid
+        out for an opening that has not gone down yet finish the turn's play in progress:
+        where they make the opening (after the draw, and not the whole of a foot), the
+        team goes down with them, as the player was doing; short of it, they go back to
+        the hand (no short opening is charged: the player did not take them back)."""
+        if self.phase == PHASE_OVER:
+            return
+        seat = self.seat
+        team = self.team_of[seat]
+        if (not self.opened[team] and self.melds[team] and self.phase == PHASE_PLAY
+                and (self.hand_len[seat] or not self.in_foot[seat])):
+            value, clean, dirty, books = self.laid_out(team)
+            if self.opening_met(team, value, clean, dirty, books):
+                self.opened[team] = True
+                self._table_changed(team, True)
+        self.take_back_all()
+        self._end_hand("time")
 
     # ------------------------------------------------------------------ copies
     @classmethod
@@ -1182,6 +1261,8 @@ class HandState:
         h.ended_by = ""
         h.history = []
         h.table_version = [0] * h.teams
+        h.short_openings = [0] * h.teams
+        h.exposure_settled = -1
         h._reset_view_caches()
         h.phase = phase
         return h
@@ -1222,6 +1303,7 @@ class HandState:
         h.may_end_turn, h.went_out, h.ended_by = self.may_end_turn, self.went_out, \
             self.ended_by
         h.history, h.table_version, h.phase = self.history, self.table_version, self.phase
+        h.short_openings, h.exposure_settled = self.short_openings, self.exposure_settled
         h.player_views, h.player_views_known = self.player_views, self.player_views_known
         h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
         h.team_tables, h.team_books = self.team_tables, self.team_books
@@ -1282,6 +1364,7 @@ class HandState:
         h.opened = self.opened[:]
         h.red_threes = [x[:] for x in self.red_threes]
         h.table_version = self.table_version[:]
+        h.short_openings = self.short_openings[:]
         h._reset_view_caches()
         h.pile = self.pile[:]
         h.stock = self.stock[:]

@@ -47,7 +47,7 @@ class TeamScore:
     red_threes_count: int = 0
     going_out: int = 0
     deal_bonus: int = 0
-    penalties: int = 0  #: entered by a scorer (a short opening exposed at the table)
+    penalties: int = 0  #: short openings shown (played, or entered by a scorer), other penalties
     total: int = 0
 
     def lines(self, words: Words | None = None) -> list[tuple[str, int]]:
@@ -193,6 +193,8 @@ def score_hand(hand: Hand) -> list[TeamScore]:
     target = rules.deal.hand_size + rules.deal.foot_size
     out = []
     went_out_team = None if hand.went_out is None else hand.team_of[hand.went_out]
+    # (an opening shown short costs what the scorer's ``short_openings`` does)
+    short_penalty = rules.opening.short_penalty
     for team in range(hand.teams):
         held: list[Card] = []
         exact = 0
@@ -206,5 +208,6 @@ def score_hand(hand: Hand) -> list[TeamScore]:
                               went_out=went_out_team == team and (
                                   hand.ended_by == "out"
                                   or rules.going_out.hand_ends == "stock-drawn"),
-                              exact_grabs=exact))
+                              exact_grabs=exact,
+                              penalties=hand.short_openings[team] * short_penalty))
     return out

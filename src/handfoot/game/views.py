@@ -121,6 +121,9 @@ class TeamView(NamedTuple):
     total: int  #: the running score before this hand
     #: before the team has gone down: what the melds laid out for its opening are worth
     laid_out_points: int = 0
+    #: melds laid out short of the opening, where taking them back costs a penalty
+    #: (``opening.short_penalty``): the warning, in words; else None
+    short_warning: str | None = None
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -271,10 +274,10 @@ def _team_view(hand: Hand, team: int) -> TeamView:
     laid_out = 0 if hand.opened[team] else sum(
         values[c] for m in hand.melds[team] for c in m.cards)
     view = TeamView(  # team, seats, opened, minimum, melds, red_threes, books_to_go_out,
-        # total, laid_out_points
+        # total, laid_out_points, short_warning
         team, tuple(hand.team_seats(team)), hand.opened[team], hand.minimums[team],
         _meld_views(hand, team), tuple(hand.red_threes[team]), hand.books_missing(team),
-        hand.team_scores[team], laid_out)
+        hand.team_scores[team], laid_out, hand.short_warning(team))
     hand.team_views[team] = (stamp, view)
     return view
 

@@ -30,6 +30,7 @@
  * @property {string | null} books_to_go_out what the team still needs in books to go out
  * @property {number} total the running score before this hand
  * @property {number} laid_out_points before going down: what the melds laid out are worth
+ * @property {string | null} [short_warning] melds laid out short of the opening where taking them back costs a penalty: the warning
  */
 
 /**

@@ -133,7 +133,8 @@ function promptText() {
 function button(id, label, enabled, fn) { return { id, label, enabled, fn }; }
 function renderActions() {
   const s = current(), v = s.view, kinds = legalKinds(), mine = myTurn();
-  $("#prompt").textContent = promptText();
+  const warning = mine ? myTeamView()?.short_warning : null;  // an opening shown short costs points
+  $("#prompt").textContent = promptText() + (warning ? ` ${warning}` : "");
   const sel = selectedCodes();
   const btns = [];
   if (mine && v.phase === "draw") {
