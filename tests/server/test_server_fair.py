@@ -214,8 +214,8 @@ def test_the_host_never_reads_a_link_in_use_and_a_seats_holder_sees_a_second_soc
 
 def _forge_grabs(rec: dict[str, Any]) -> dict[str, Any]:
     """The record of the same moves, with seat 1's grab made exact (a 100-point bonus),
-    or not exact where it was, and every result written as a replay of it gives: consistent, but not the deal the
-    commitment was made to."""
+    or not exact where it was, and every result written as a replay of it gives:
+    consistent, but not the deal the commitment was made to."""
     import copy
 
     from handfoot.actions import action_from_json
