@@ -47,6 +47,18 @@ def _url(args: argparse.Namespace) -> str:
     return str(args.db or default_url())
 
 
+def _upgrade(url: str) -> tuple[str | None, str]:
+    """The database's schema brought up to date: its revision before (None: no schema
+    yet) and after."""
+    from handfoot.server.storage.database import normalise_url
+    from handfoot.server.storage.schema import upgrade
+    engine = sa.create_engine(normalise_url(url), poolclass=sa.pool.NullPool)
+    try:
+        return upgrade(engine)
+    finally:
+        engine.dispose()
+
+
 def prepare(what: str, url: str) -> int:
     """Before the server starts: the database reached and its schema brought up to
     date (a line saying so when it was upgraded); else the message and exit status of
@@ -60,13 +72,7 @@ def prepare(what: str, url: str) -> int:
         return 2
 
     def run() -> int:
-        from handfoot.server.storage.database import normalise_url
-        from handfoot.server.storage.schema import upgrade
-        engine = sa.create_engine(normalise_url(url), poolclass=sa.pool.NullPool)
-        try:
-            before, after = upgrade(engine)
-        finally:
-            engine.dispose()
+        before, after = _upgrade(url)
         if before is not None and before != after:
             print(f"handfoot: the database's schema was upgraded from revision {before} "
                   f"to {after}", flush=True)
@@ -78,13 +84,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     url = _url(args)
 
     def run() -> int:
-        from handfoot.server.storage.database import normalise_url
-        from handfoot.server.storage.schema import upgrade
-        engine = sa.create_engine(normalise_url(url), poolclass=sa.pool.NullPool)
-        try:
-            before, after = upgrade(engine)
-        finally:
-            engine.dispose()
+        before, after = _upgrade(url)
         if before == after:
             print(f"handfoot db upgrade: {shown_url(url)} is up to date (schema revision "
                   f"{after})")
