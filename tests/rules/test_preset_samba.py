@@ -725,6 +725,42 @@ def test_before_going_out_the_player_must_ask_their_teammate() -> None:
     assert hand.actor == 2
 
 
+def _one_card_short_of_the_last_canasta(held: str) -> Hand:
+    """Team 0 has every canasta but a second black one: its 8s are six cards. Seat 0,
+    in its foot, holds ``held`` and draws Q 9."""
+    hand = deal(stock="QS 9C")
+    for canasta in (*CANASTAS[:3], CANASTAS[4]):
+        on_table(hand, 0, canasta)
+    on_table(hand, 0, "8C 8D 8H 8S 8C 2D")
+    put_in_foot(hand, 0, held)
+    put_in_foot(hand, 2, "AH AD 6H")
+    hand.apply(Draw(), 0)
+    return hand
+
+
+def test_before_going_out_a_player_who_can_complete_the_last_canasta_may_ask() -> None:
+    # "Before doing so, the player must ask their teammate if they may go out": a player
+    # who can complete the last canasta and use up the cards this turn may ask, so the
+    # card that completes it can be part of going out.
+    hand = _one_card_short_of_the_last_canasta("8D KH KD KS QH QD")
+    assert hand.books_missing(0) == "1 more black canasta"
+    assert AskToGoOut() in hand.legal_actions()
+    hand.apply(AskToGoOut(), 0)
+    hand.apply(AnswerGoOut(True), 2)
+    hand.apply(AddToMeld(4, parse_cards("8D")), 0)  # the last canasta
+    hand.apply(lay("KH KD KS"), 0)
+    hand.apply(lay("QH QD QS"), 0)
+    hand.apply(Discard(parse_card("9C")), 0)
+    assert hand.ended_by == "out" and hand.went_out == 0
+
+
+def test_a_player_who_cannot_complete_the_last_canasta_this_turn_may_not_ask() -> None:
+    hand = _one_card_short_of_the_last_canasta("KH KD KS QH QD 4H")  # no 8, no wild
+    msg = refused(hand, AskToGoOut(), CannotGoOut, 0)
+    assert msg == "Your team cannot go out yet: it needs 1 more black canasta."
+    assert AskToGoOut() not in hand.legal_actions()
+
+
 def test_if_the_teammate_says_yes_then_the_game_can_end() -> None:
     hand = ready_to_go_out()
     hand.apply(AskToGoOut(), 0)

@@ -71,6 +71,7 @@ from handfoot.engine.state import (
     PHASE_CHOOSE,
     PHASE_DRAW,
     PHASE_OVER,
+    PHASE_PLAY,
     HandState,
     Played,
     TableCounts,
@@ -547,6 +548,81 @@ class CheckedHand(HandState):
             why = why_not
         return why
 
+    def may_finish_books(self, seat: int) -> bool:
+        """A quick count that :meth:`finish_books_blocker` may find a way: no more than one
+        natural held alone with no meld of its rank on the team's table (a lone natural
+        cannot be melded; one may be the discard). Asked at every listing of a player in
+        the foot whose team lacks books, so it reads counts only."""
+        hand = self.hands[seat]
+        tables = self.table_counts(self.team_of[seat])
+        lone = 0
+        rank = 4
+        while rank <= 14:
+            base = (rank - 2) * 4
+            n = hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+            if n == 1 and not tables.open_ranks[rank] and not tables.book_ranks[rank]:
+                lone += 1
+                if lone > 1:
+                    return False
+            rank += 1
+        return True
+
+    def finish_books_blocker(self, seat: int) -> str | None:
+        """Why ``seat``, in the foot, cannot make the books its team still lacks to go
+        out with the cards it holds and play every card this turn (the last one may be
+        the discard where the rules let it), or None if it can: "a player who can
+        complete the last canasta and use up the cards this turn may ask". Worked out on
+        a trial copy, each step checked by the engine as if the partner had agreed: the
+        naturals of each rank onto the team's open meld of that rank, then one wild at a
+        time onto the open meld nearest to complete (a wild-card meld too), until the
+        books are made; then the rest as :meth:`out_this_turn_blocker` reads it. It may
+        miss a way that needs another order; it never finds one that does not work."""
+        team = self.team_of[seat]
+        trial = self.trial()
+        trial.permission = True  # (the emptying rule then judges going out alone)
+        size = self.settings.book_size
+        steps = 0
+        while trial.phase == PHASE_PLAY and trial.books_missing(team) is not None \
+                and steps < 64:
+            steps += 1
+            hand = trial.hands[seat]
+            melds = trial.melds[team]
+            chosen: AddToMeld | None = None
+            for i in range(len(melds)):
+                m = melds[i]
+                if m.kind != RANK_MELD or m.rank < 4 or m.size >= size:
+                    continue
+                base = (m.rank - 2) * 4
+                nats = [c for c in range(base, base + 4) for _ in range(hand[c])]
+                if nats:
+                    add = AddToMeld(i, tuple(nats))
+                    if trial.refusal(add, seat) is None:
+                        chosen = add
+                        break
+            if chosen is None:
+                wild = next((c for c in (*range(4), JOKER) if hand[c]), -1)
+                if wild < 0:
+                    break
+                nearest = sorted(range(len(melds)), key=lambda i: -melds[i].size)
+                for i in nearest:
+                    m = melds[i]
+                    if m.size >= size or m.kind == SEQUENCE or (m.kind == RANK_MELD
+                                                                 and m.rank < 4):
+                        continue
+                    add = AddToMeld(i, (wild,))
+                    if trial.refusal(add, seat) is None:
+                        chosen = add
+                        break
+            if chosen is None:
+                break
+            trial.push(chosen)
+        if trial.phase == PHASE_OVER:
+            return None  # went out
+        missing = trial.books_missing(team)
+        if missing is not None:
+            return f"your team would still need {missing}"
+        return trial.out_this_turn_blocker(seat)
+
     def _placement_blocker(self, team: int, counts: list[int]) -> str | None:
         """Why ``counts`` cannot all be melded onto the team's table this turn, or None."""
         mr = self.settings  # (compiled fields: the rule set's are read by name)
@@ -645,8 +721,12 @@ class CheckedHand(HandState):
         """Whether ``seat``, whose partner agreed to going out where asking says "I can go
         out now" (``going_out.ask_when_able``), must go on to go out: it holds more than
         one card and can still play them all this turn."""
-        return (self.settings.ask_when_able and self.permission is True
-                and self.hand_len[seat] > 1 and self.out_this_turn_blocker(seat) is None)
+        if not (self.settings.ask_when_able and self.permission is True
+                and self.hand_len[seat] > 1):
+            return False
+        if self.books_missing(self.team_of[seat]):  # (asked when able to make them)
+            return self.finish_books_blocker(seat) is None
+        return self.out_this_turn_blocker(seat) is None
 
     def _stuck(self, seat: int) -> bool:
         """A player in the foot left with one card who may neither go out nor discard it,
@@ -1035,9 +1115,15 @@ class CheckedHand(HandState):
             return IllegalAction("You have already asked this turn.")
         if not self.in_foot[p]:
             return IllegalAction("You can ask to go out once you are in your foot.")
-        why = self.books_missing(team)
-        if why:
-            return CannotGoOut(f"Your team cannot go out yet: it needs {why}.")
+        missing = self.books_missing(team)
+        if missing:
+            # The player who can make them with the cards held this turn, and play the
+            # rest, asks (the partners' part first: it is checked the same either way).
+            if (self.partners_missing(p) or self.phase != PHASE_PLAY
+                    or not self.may_finish_books(p)
+                    or self.finish_books_blocker(p) is not None):
+                return CannotGoOut(f"Your team cannot go out yet: it needs {missing}.")
+            return None
         why = self.partners_missing(p)
         if why:
             return CannotGoOut(f"You cannot go out yet: {why}.")
