@@ -128,6 +128,13 @@ def may_go_on(meld: Meld, card: Card) -> bool:
         return not WILD[card] and SUIT[card] == meld.suit
     return WILD[card]
 
+
+#: the kinds of book :meth:`CheckedHand._may_complete_a_meld` looks for
+_ANY: Final = 0
+_CLEAN: Final = 1
+_WILD: Final = 2
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class CheckedHand(HandState):
     """A hand whose actions are checked: :meth:`verify`, :meth:`is_legal`, :meth:`apply`."""
@@ -548,13 +555,33 @@ class CheckedHand(HandState):
             why = why_not
         return why
 
+    def may_ask_to_finish_books(self, seat: int) -> bool:
+        """Whether ``seat``, in the foot, whose team lacks books, may still ask to go out:
+        the partners' part is done and the player can make the books with the cards held
+        and play the rest this turn (:meth:`finish_books_blocker`)."""
+        return (self.phase == PHASE_PLAY and self.partners_missing(seat) is None
+                and self.may_finish_books(seat) and self.finish_books_blocker(seat) is None)
+
     def may_finish_books(self, seat: int) -> bool:
-        """A quick count that :meth:`finish_books_blocker` may find a way: no more than one
-        natural held alone with no meld of its rank on the team's table (a lone natural
-        cannot be melded; one may be the discard). Asked at every listing of a player in
-        the foot whose team lacks books, so it reads counts only."""
+        """A quick count that :meth:`finish_books_blocker` may find a way: for each kind
+        of book the team lacks, an open meld the cards held can complete (a clean one with
+        naturals alone, a wild-card one with wilds), and no more than one natural held
+        alone with no meld of its rank on the team's table (a lone natural cannot be
+        melded; one may be the discard). Asked before every trial, so it reads counts
+        only."""
         hand = self.hands[seat]
-        tables = self.table_counts(self.team_of[seat])
+        team = self.team_of[seat]
+        st = self.settings
+        clean, _dirty, wild, seq = self._kept_books(team).books
+        if seq < self.rules.going_out.sequence_books:
+            return False  # (the trial lays no sequence)
+        if clean < st.out_clean_books and not self._may_complete_a_meld(hand, team, _CLEAN):
+            return False
+        if wild < st.out_wild_books and not self._may_complete_a_meld(hand, team, _WILD):
+            return False
+        if not self._may_complete_a_meld(hand, team, _ANY):
+            return False
+        tables = self.table_counts(team)
         lone = 0
         rank = 4
         while rank <= 14:
@@ -566,6 +593,28 @@ class CheckedHand(HandState):
                     return False
             rank += 1
         return True
+
+    def _may_complete_a_meld(self, hand: list[int], team: int, want: int) -> bool:
+        """Whether the cards in ``hand`` can make up what one of the team's open melds (a
+        wild-card meld, or of a rank from 4 up) lacks to be a book of the kind ``want``
+        (:data:`_ANY`, :data:`_CLEAN`: naturals onto a meld with no wild, :data:`_WILD`:
+        wilds onto a wild-card meld)."""
+        wilds = 0 if want == _CLEAN else hand[0] + hand[1] + hand[2] + hand[3] + hand[JOKER]
+        size = self.settings.book_size
+        for m in self.melds[team]:
+            if m.size >= size or m.kind == SEQUENCE:
+                continue
+            have = wilds
+            if m.kind == RANK_MELD:
+                if m.rank < 4 or want == _WILD or (want == _CLEAN and m.wilds):
+                    continue
+                base = (m.rank - 2) * 4
+                have += hand[base] + hand[base + 1] + hand[base + 2] + hand[base + 3]
+            elif want == _CLEAN:
+                continue
+            if have >= size - m.size:
+                return True
+        return False
 
     def finish_books_blocker(self, seat: int) -> str | None:
         """Why ``seat``, in the foot, cannot make the books its team still lacks to go
@@ -1119,9 +1168,7 @@ class CheckedHand(HandState):
         if missing:
             # The player who can make them with the cards held this turn, and play the
             # rest, asks (the partners' part first: it is checked the same either way).
-            if (self.partners_missing(p) or self.phase != PHASE_PLAY
-                    or not self.may_finish_books(p)
-                    or self.finish_books_blocker(p) is not None):
+            if not self.may_ask_to_finish_books(p):
                 return CannotGoOut(f"Your team cannot go out yet: it needs {missing}.")
             return None
         why = self.partners_missing(p)

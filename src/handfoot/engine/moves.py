@@ -541,12 +541,11 @@ class Hand(CheckedHand):
         disc: i64 = 0
         if opened:
             disc = self._meld_moves(p, team, True, out, gather)
-        # (asked to go out only where the team has the books to, or where a count says
-        # the player may make them this turn: the words of what it lacks are kept for
-        # the table, where the full check would make a refusal)
-        if (st.ask_partner and not self.asked and self.in_foot[p]
-                and (not self.books_missing(team) or self.may_finish_books(p))
-                and self.is_legal(ASK)):
+        # (where the team lacks books, asked only by a player who can make them this
+        # turn: worked out without the refusal's words, which the listing never shows)
+        if st.ask_partner and not self.asked and self.in_foot[p] and (
+                self.may_ask_to_finish_books(p) if self.books_missing(team)
+                else self.is_legal(ASK)):
             out.append(ASK)
         go_out = self.must_go_out(p)
         if (self.may_end_turn or self._stuck(p)) and not go_out:
