@@ -112,8 +112,9 @@ async function listTables(page) {
   if (page !== undefined) lobbyPage = page;
   const data = await api(`/api/tables?page=${lobbyPage}`);
   const row = (/** @type {any} */ t) => {
-    const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
-    const state = t.waiting ? "waiting for its players" : t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
+    const who = t.seats.map((s) => (s.called || (s.computer ? "computer" : (s.name || "person"))) + (s.kind === "human" && s.computer ? " (computer playing)" : "")).join(", ");
+    const winners = t.seats.filter((/** @type {any} */ s) => t.winners.includes(s.team)).map((/** @type {any} */ s) => s.called).join(" & ");
+    const state = t.waiting ? "waiting for its players" : t.over ? `finished — won by ${winners || "team " + t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
     const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
       : `<a href="/table/${t.id}">watch</a>`;
     const mine = creatorOf(t.id) && t.over ? ` · <button class="remove-row" data-table="${esc(t.id)}">Remove</button>` : "";
