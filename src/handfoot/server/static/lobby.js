@@ -1,6 +1,7 @@
 // @ts-check
 // The lobby: rule sets, quick play, new tables and their invites, the list of tables.
 import { $, $$, api, esc } from "./common.js";
+import { tableSettings } from "./people.js";
 import { creatorOf, drawInvites, forgetHosted, hostApi, hostedTables, refreshInvites, rememberHosted } from "./invite.js";
 
 /** @type {{name: string, title: string, seats: number, teams?: number}[]} */
@@ -71,7 +72,7 @@ async function createTable() {
     return s.value === "human" ? { kind: "human", name } : { kind: "bot", level: s.value.slice(4) };
   });
   try {
-    const r = await api("/api/tables", { rules: $("#new-rules").value, seats, wait: true });
+    const r = await api("/api/tables", { rules: $("#new-rules").value, seats, wait: true, settings: tableSettings() });
     rememberHosted(r.id, r.creator);
     $("#create-error").textContent = "";
     await showHosted(r.id);

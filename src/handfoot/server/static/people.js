@@ -27,12 +27,23 @@ export function teamPeople(team) {
 }
 
 // ------------------------------------------------------------------ the lobby
-/** The lobby's "You" panel: the name this browser plays under, and the person's page. */
+/** The lobby's "You" panel: the name this browser plays under, and the person's page;
+ * and the new table's settings for absent players. */
 export async function showPerson() {
   const lobby = $("#lobby");
   if (!lobby || $("#person")) return;
   lobby.insertAdjacentHTML("afterbegin", '<section id="person" class="panel wide" aria-labelledby="person-title"></section>');
+  $("#seat-choice").insertAdjacentHTML("afterend", `<details id="table-settings"><summary>When someone leaves the table</summary>
+    <label>Seconds before anyone at the table may let the computer play an absent person's seat
+      <input id="absent-wait" type="number" min="0" max="3600" value="60" inputmode="numeric"></label>
+    <label>Turn timer: nudge a person after this many seconds (0: off)
+      <input id="turn-seconds" type="number" min="0" max="3600" value="0" inputmode="numeric"></label></details>`);
   await drawPerson();
+}
+/** The new table's settings, as the lobby's form says them. */
+export function tableSettings() {
+  const wait = $("#absent-wait"), turn = $("#turn-seconds");
+  return wait && turn ? { absent_wait: Number(wait.value), turn_seconds: Number(turn.value) } : undefined;
 }
 async function drawPerson() {
   const box = $("#person");
