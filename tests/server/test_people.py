@@ -5,8 +5,10 @@ changed."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -315,3 +317,34 @@ def test_the_turn_timer_nudges_the_person_to_play(server: ServerProcess) -> None
         assert nudge["message"].startswith("Your turn") and nudge["seat"] == 0
     finally:
         ann.close()
+
+
+def test_the_computer_levels_are_rated_by_handfoot_ratings_and_shown_beside_people(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from handfoot.cli import main
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    args = ["ratings", "--rules", "texas-good-sam", "--levels", "easy,medium",
+            "--games", "4", "--seed", "3", "--db", db, "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)["texas-good-sam"]
+    # the medium computer beats the easy one: its rating is the higher
+    assert first["medium"]["mu"] > 25 > first["easy"]["mu"]
+    assert first["medium"]["games"] == first["easy"]["games"] == 8
+    assert main(args) == 0  # the same seed: the same ratings
+    assert json.loads(capsys.readouterr().out)["texas-good-sam"] == first
+    assert main(["ratings", "--levels", "easy,superb", "--db", db]) == 2
+    assert "superb" in capsys.readouterr().err
+    with ServerProcess(db, bot_delay=0.0) as server:
+        board = server.get("/api/ratings?rules=texas-good-sam")
+        assert board["computers"]["medium"]["mu"] == first["medium"]["mu"]
+        assert set(board["computers"]) == {"easy", "medium"}
+        ann = person(server, "Ann")
+        made = server.post("/api/tables", {"rules": "texas-good-sam", "seats": [
+            {"kind": "human"}, {"kind": "bot", "level": "easy"},
+            {"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "easy"}]})
+        token = made["invites"][0]["token"]
+        sit(server, made["id"], token, ann)
+        play_out(server, made["id"], [token], [ann])
+        mine = rating(server, ann, "texas-good-sam")
+        assert mine is not None and mine["like"].endswith("computer")
+        assert "computer" in mine["like"] and mine["games"] == 1
