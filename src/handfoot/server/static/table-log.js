@@ -99,7 +99,7 @@ export function renderEndOfHand() {
   const teams = [...h.teams].sort((a, b) => Number(b.team === mineTeam) - Number(a.team === mineTeam));
   const finals = s.final_melds || [];
   let body = teams.map((t) => `<div class="score-team ${t.team === mineTeam && me !== null ? "mine" : ""}">
-      <h3>${t.team === mineTeam && me !== null ? "Your team" : "Team " + (t.team + 1)} (${esc(teamPeople(t.team))}): <b>${t.total}</b> this hand</h3>
+      <h3>${t.team === mineTeam && me !== null ? "Your team" : "Team " + (t.team + 1)}: <b>${t.total}</b> this hand <span class="team-people">(${esc(teamPeople(t.team))})</span></h3>
       <table class="lines">${t.lines.map((l) => `<tr><td>${esc(l[0])}</td><td>${l[1]}</td></tr>`).join("")}</table>
       <div class="final-melds">${(finals[t.team] || []).map((m) => `<span class="final-meld ${m.complete ? "book" : ""}">${esc(m.label)} ×${m.cards.length}${m.complete ? " ✓" : ""}</span>`).join(" ") || "<i>no melds</i>"}</div>
     </div>`).join("");
