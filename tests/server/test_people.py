@@ -348,3 +348,42 @@ def test_the_computer_levels_are_rated_by_handfoot_ratings_and_shown_beside_peop
         mine = rating(server, ann, "texas-good-sam")
         assert mine is not None and mine["like"].endswith("computer")
         assert "computer" in mine["like"] and mine["games"] == 1
+
+
+def test_a_signed_in_person_rejoins_their_live_seat_on_another_device(
+        server: ServerProcess) -> None:
+    ann = person(server, "Ann")
+    server.request("POST", "/api/me/password", {"password": "long enough"},
+                   headers=as_(ann))
+    made = server.post("/api/tables", {"rules": "classic", "seats": [
+        {"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3})
+    tid, token = made["id"], made["invites"][0]["token"]
+    sit(server, tid, token, ann)
+    here = server.client(tid, token, player=ann)
+    here.wait(lambda m: m["type"] == "state")
+    _, phone = server.request("POST", "/api/me/sign-in",
+                              {"name": "Ann", "password": "long enough"})
+    status, out = server.request("POST", f"/api/tables/{tid}/rejoin", {},
+                                 headers=as_(phone["key"]))
+    assert status == 409 and "another device" in out["error"]  # still at it here
+    here.close()
+    time.sleep(0.3)
+    outsider = person(server, "Dee")
+    status, out = server.request("POST", f"/api/tables/{tid}/rejoin", {},
+                                 headers=as_(outsider))
+    assert status == 403
+    status, out = server.request("POST", f"/api/tables/{tid}/rejoin", {},
+                                 headers=as_(phone["key"]))
+    assert status == 200 and out["seat"] == 0
+    there = server.client(tid, out["token"], player=phone["key"])
+    try:
+        assert there.wait(lambda m: m["type"] == "state")["seat"] == 0
+    finally:
+        there.close()
+    # the old link no longer opens the seat
+    old = server.client(tid, token)
+    try:
+        assert old.wait(lambda m: m["type"] == "error")["message"].startswith(
+            "This invite link is not valid")
+    finally:
+        old.close()

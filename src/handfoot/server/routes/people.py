@@ -10,6 +10,7 @@ behind HTTPS; set by ``POST /api/me`` and by signing in) or, for other clients, 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from starlette.requests import Request
@@ -18,7 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from handfoot.rules import PRESET_NAMES
 from handfoot.server.guard import client_address
-from handfoot.server.live.table import LiveTable
+from handfoot.server.live.table import LiveTable, new_token, token_hash
 from handfoot.server.people.service import COOKIE, clean_name
 from handfoot.server.routes.http import ApiError, json_body
 from handfoot.server.routes.pages import STATIC
@@ -171,6 +172,35 @@ async def api_again(request: Request) -> Response:
     return JSONResponse({"id": new, "url": f"/table/{new}"})
 
 
+async def api_rejoin(request: Request) -> Response:
+    """A person's seat at a live table, opened on this device: a new invite link for
+    the seat they sit in (the old one stops), while they are not at the table."""
+    svc = services(request)
+    table = await svc.table(request.path_params["id"])
+    player = await svc.people.player(request)
+    assert player is not None
+    seated = await asyncio.to_thread(svc.people.people.seat_players, table.id)
+    seat = next((s for s, p in seated.items() if p == player.id), None)
+    if seat is None:
+        raise ApiError("You do not sit at this table.", 403)
+    if table.game.over:
+        raise ApiError("This game is over; its replay is on your page.", 409)
+    await svc.manager.ask_who(table)
+    if seat in table.connected():
+        raise ApiError("You are at this table on another device now; close it there "
+                       "first.", 409)
+    token = new_token()
+    async with table.lock:
+        seats = [dict(s) for s in table.seats]
+        seats[seat].update(link=int(seats[seat].get("link", 0)) + 1,
+                           token_hash=token_hash(token))
+        table.row = dataclasses.replace(table.row, seats=seats)
+        await asyncio.to_thread(svc.store.set_seats, table.id, seats)
+    svc.manager.close_seat(table, seat, "Your seat was opened on another device.")
+    return JSONResponse({"seat": seat, "token": token,
+                         "url": svc.invite_url(request, table.id, token)})
+
+
 async def api_ratings(request: Request) -> Response:
     """The ratings of a rule set: the people who chose to appear, and the computer
     levels."""
@@ -201,5 +231,6 @@ routes: list[BaseRoute] = [
     Route("/api/me/sign-in", api_sign_in, methods=["POST"]),
     Route("/api/tables/{id}/sit", api_sit, methods=["POST"]),
     Route("/api/tables/{id}/again", api_again, methods=["POST"]),
+    Route("/api/tables/{id}/rejoin", api_rejoin, methods=["POST"]),
     Route("/api/ratings", api_ratings),
 ]

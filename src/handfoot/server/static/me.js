@@ -25,7 +25,7 @@ function gameRow(g) {
     const token = localStorage.getItem("hf-token-" + g.table);
     const url = g.url + (token ? `?token=${encodeURIComponent(token)}` : "");
     return `<tr><td>${esc(when)}</td><td>${esc(g.rules)}</td><td>${partners} against ${others.map(esc).join(" and ")}</td>
-      <td>playing</td><td><a href="${esc(url)}">${token ? "Rejoin" : "Watch"}</a></td></tr>`;
+      <td>playing</td><td>${token ? `<a href="${esc(url)}">Rejoin</a>` : `<button class="rejoin" data-table="${esc(g.table)}">Rejoin here</button>`}</td></tr>`;
   }
   const mine = g.totals[g.team], best = Math.max(...g.totals.filter((/** @type {number} */ _, /** @type {number} */ i) => i !== g.team));
   return `<tr><td>${esc(when)}</td><td>${esc(g.rules)}</td><td>${partners} against ${others.map(esc).join(" and ")}</td>
@@ -60,6 +60,16 @@ function draw(me) {
     try { draw(await api("/api/me", { leaderboard: e.target.checked })); }
     catch (err) { $("#me-error").textContent = /** @type {Error} */ (err).message; }
   });
+  for (const b of document.querySelectorAll("button.rejoin")) {
+    b.addEventListener("click", async () => {
+      const id = /** @type {HTMLElement} */ (b).dataset.table;
+      try {
+        const r = await api(`/api/tables/${id}/rejoin`, {});
+        localStorage.setItem("hf-token-" + id, r.token);
+        location.href = `/table/${id}?token=${encodeURIComponent(r.token)}`;
+      } catch (err) { $("#me-error").textContent = /** @type {Error} */ (err).message; }
+    });
+  }
   onSubmit("#rename", async (d) => draw(await api("/api/me", { name: d.name })));
   onSubmit("#password", async (d) => {
     await api("/api/me/password", { password: d.password });
