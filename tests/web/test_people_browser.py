@@ -56,7 +56,11 @@ def test_three_people_names_absence_play_again_and_their_games(
     base = server.base
     # Ann says her name once in the lobby, and sets up a table: Bob and Cy are named
     # in their seats; a hard computer plays the fourth
+    ann.set_viewport_size(PHONE)
     ann.goto(base + "/")
+    ann.wait_for_selector("#person-name")
+    shot(ann, "lobby-name")
+    ann.set_viewport_size(DESKTOP)
     ann.fill("#person-name", "Ann")
     ann.click("#person-form button")
     ann.wait_for_selector("text=Playing as Ann")

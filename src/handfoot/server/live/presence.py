@@ -58,6 +58,10 @@ def changes(table: LiveTable, now: float) -> list[tuple[int, str]]:
     """Who left and who came back since the last look: (seat, the words for the
     others), and the seats marked away (and ready to hand over) as they are now."""
     connected = table.connected()
+    if connected == table.present:  # (every broadcast: nothing to do, most often)
+        if table.left_at:
+            mark(table, now)
+        return []
     names = seat_names(table.seats)
     out = []
     for seat in sorted(table.present - connected):
