@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 import sqlalchemy as sa
@@ -123,10 +124,11 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
         now = listed()
         assert len(now) == len(EXPECT["tables"]["tables"]) == 4
         for was in EXPECT["tables"]["tables"]:
-            seen = now[was["id"]]
+            shown = cast(list[dict[str, object]], now[was["id"]]["seats"])
+            before = cast(list[dict[str, object]], was["seats"])
             # (the seats as they were listed then: later versions list more of them)
-            seen = {**seen, "seats": [{k: x[k] for k in y} for x, y
-                                      in zip(seen["seats"], was["seats"], strict=True)]}
+            seen = {**now[was["id"]], "seats": [{k: x[k] for k in y} for x, y
+                                                in zip(shown, before, strict=True)]}
             assert {k: seen[k] for k in keys} == {k: was[k] for k in keys}
             if was["over"]:
                 assert now[was["id"]]["totals"] == was["totals"]
