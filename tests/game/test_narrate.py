@@ -21,7 +21,8 @@ CARD = re.compile(r"(10|[2-9JQKA])[♣♦♥♠]|Joker")
 def test_who_is_told_from_the_viewer_s_seat() -> None:
     team_of = (0, 1, 0, 1)
     assert who(0, 0, team_of, NAMES) == "You"
-    assert who(2, 0, team_of, NAMES) == "Your partner"
+    assert who(2, 0, team_of, NAMES) == "Cy (your partner)"
+    assert who(2, 0, team_of) == "Your partner"  # a partner without a name
     assert who(1, 0, team_of, NAMES) == "Computer 2"
     assert who(1, None, team_of, NAMES) == "Computer 2"
     assert who(3, 0, team_of) == "Player 4"
@@ -39,7 +40,8 @@ def test_a_draw_shows_its_cards_to_the_player_only() -> None:
     game = _game({0: "4C 4D 4H 5C 5D 5H 6C 6D 6H 7C 7D"}, stock="9H KS")
     move = play(game, 0, DRAW)
     assert narrate(move, 0, NAMES) == "You drew 9♥ K♠"
-    assert narrate(move, 2, NAMES) == "Your partner drew 2 cards"
+    assert narrate(move, 2, NAMES) == "Ann (your partner) drew 2 cards"
+    assert narrate(move, 2) == "Your partner drew 2 cards"
     assert narrate(move, 1, NAMES) == "Ann drew 2 cards"
     assert narrate(move, None, NAMES) == "Ann drew 2 cards"
 
@@ -51,7 +53,8 @@ def test_the_opening_is_told_with_its_melds_and_points() -> None:
     move = play(game, 0, melds)
     points = sum(game.rules.card_value[c] for m in melds.melds for c in m)
     assert move.points == points and move.opened and move.melds_laid == 3
-    assert narrate(move, 2, NAMES) == f"Your partner laid down 3 melds for {points} (their opening)"
+    assert narrate(move, 2, NAMES) == \
+        f"Ann (your partner) laid down 3 melds for {points} (their opening)"
     assert narrate(move, 0, NAMES) == f"You laid down 3 melds for {points} (your opening)"
     move = play(game, 0, Discard(parse_cards("9S")[0]))
     assert narrate(move, 1, NAMES) == "Ann discarded 9♠"

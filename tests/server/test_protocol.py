@@ -109,7 +109,8 @@ def test_the_server_s_messages_are_declared() -> None:
     """Every type the server sends has its definition, named by its ``type``."""
     declared = {typing.get_type_hints(out)["type"].__args__[0]
                 for out in typing.get_args(protocol.ServerOut)}
-    assert declared == {"hello", "state", "pong", "preview", "hint", "chat", "notice", "error"}
+    assert declared == {"hello", "state", "pong", "preview", "hint", "chat", "notice", "presence",
+                        "again", "error"}
     assert protocol.error("No.") == {"type": "error", "message": "No."}
     assert json.dumps(protocol.farewell("Gone.")) == (
         '{"type": "error", "fatal": true, "message": "Gone."}')

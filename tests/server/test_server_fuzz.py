@@ -124,6 +124,11 @@ def test_malformed_input_is_refused_in_plain_words_and_changes_nothing(
         f"/api/events/{key}/paper": {"round": 1, "table": 1, "hands": [{}]},
         f"/api/events/{key}/tiebreak": {"kind": "team", "seed": 1},
         f"/api/events/{key}/clock": {"round": 1, "do": "warn"},
+        "/api/me": {"name": "Ann", "leaderboard": True},
+        "/api/me/password": {"password": "long enough"},
+        "/api/me/sign-in": {"name": "Ann", "password": "long enough"},
+        f"/api/tables/{tid}/sit": {"token": token, "name": "Ann"},
+        f"/api/tables/{tid}/again": {"token": token},
     }
     for path, base in posts.items():
         for body in bodies(base, rng, 30):
@@ -152,7 +157,8 @@ def test_malformed_input_is_refused_in_plain_words_and_changes_nothing(
                      f"/api/events/{key}/find?name={q}", f"/api/tables?page={q}",
                      f"/api/tables/{tid}/replay?step={q}",
                      f"/api/events/{key}/paper?round={q}&table=1",
-                     f"/events/{q}/print/assignments/1"):
+                     f"/events/{q}/print/assignments/1", f"/api/ratings?rules={q}",
+                     "/api/me"):
             answers.send("GET", path)
 
     # the WebSocket: a seat's socket sent nonsense hears an error for each message and

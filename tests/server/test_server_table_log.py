@@ -62,7 +62,7 @@ def test_a_hand_ends_and_waits_for_the_person_and_the_log_tells_each_move(
                 if e["seat"] == 0:
                     assert e["text"].startswith("You drew ") and CARD_WORD.search(e["text"])
                 else:
-                    told = r"(Computer \d|Your partner) drew \d cards?( .*)?"
+                    told = r"(Your partner )?Computer \d \(medium\) drew \d cards?( .*)?"
                     assert re.fullmatch(told, e["text"]), e
                     assert not CARD_WORD.search(e["text"].split(" and ")[0])
         # nobody moves while the table waits: an action is refused, nothing changes

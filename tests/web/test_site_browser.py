@@ -335,6 +335,17 @@ def test_no_serious_accessibility_problem_on_any_page(browser: Browser,
     page.wait_for_selector("#org-name:has-text('Autumn Samboree')")
     page.wait_for_selector("#org-chat")
     check("organiser")
+    # a person's page (this browser sat at a table as Ann), a stranger's, the leaderboard
+    page.goto(server.base + "/me")
+    page.wait_for_selector("#me-board")
+    check("me")
+    context.clear_cookies()
+    page.goto(server.base + "/me")
+    page.wait_for_selector("#new-me")
+    check("me, a stranger")
+    page.goto(server.base + "/leaderboard")
+    page.wait_for_selector("#board h3")
+    check("leaderboard")
     assert {k: v for k, v in problems.items() if v} == {}
     # the check finds what it should: a button nobody can name
     page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button></button>')")

@@ -15,7 +15,8 @@ import pytest
 import handfoot
 
 STATIC = Path(handfoot.__file__).resolve().parent / "server" / "static"
-PAGES = {"index.html": "main.js", "events.html": "events.js"}  # each page's entry module
+PAGES = {"index.html": "main.js", "events.html": "events.js",  # each page's entry module
+         "me.html": "me.js", "leaderboard.html": "leaderboard.js"}
 
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL | re.IGNORECASE)
 PRELOAD = re.compile(r'<link rel="modulepreload" href="/static/([\w.-]+\.js)">')

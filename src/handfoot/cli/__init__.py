@@ -302,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_parser(sub)
     from handfoot.server.diagnostics.status import add_parser as add_status_parser
     add_status_parser(sub)
+    from handfoot.server.people.command import add_parser as add_ratings_parser
+    add_ratings_parser(sub)
     return parser
 
 

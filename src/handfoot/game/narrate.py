@@ -116,16 +116,22 @@ def _plural(n: int, word: str) -> str:
 
 def who(seat: int, viewer: int | None, team_of: Sequence[int],
         names: Sequence[str] | None = None) -> str:
-    """The seat as the viewer knows it: "You", "Your partner", or its name."""
-    name = names[seat] if names is not None and seat < len(names) and names[seat] \
-        else f"Player {seat + 1}"
+    """The seat as the viewer knows it: "You", its name ("Ann (your partner)" for the
+    viewer's partner, "Your partner Computer (hard)"), or "Your partner" where the
+    partner has no name."""
+    named = names is not None and seat < len(names) and bool(names[seat])
+    name = names[seat] if names is not None and named else f"Player {seat + 1}"
     if viewer is None:
         return name
     if seat == viewer:
         return "You"
     if team_of[seat] == team_of[viewer]:
         partners = sum(1 for t in team_of if t == team_of[viewer]) - 1
-        return "Your partner" if partners == 1 else f"Your partner {name}"
+        if partners == 1 and (not named or name == f"Player {seat + 1}"):
+            return "Your partner"
+        if partners == 1 and "(" not in name:
+            return f"{name} (your partner)"
+        return f"Your partner {name}"
     return name
 
 

@@ -25,9 +25,19 @@ from handfoot.server.guard import AddressSource, RateLimits, SameOriginMiddlewar
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.offloop.work import Work
+from handfoot.server.people.service import PeopleService
 from handfoot.server.processes.peers import follow
 from handfoot.server.processes.sync import Bus, Keepers, new_origin
-from handfoot.server.routes import hosting, metrics, pages, rule_sets, socket, status, tables
+from handfoot.server.routes import (
+    hosting,
+    metrics,
+    pages,
+    people,
+    rule_sets,
+    socket,
+    status,
+    tables,
+)
 from handfoot.server.routes.http import ApiError
 from handfoot.server.services import Services, of_state
 from handfoot.server.storage.store import Store
@@ -35,7 +45,7 @@ from handfoot.server.storage.store import Store
 #: every route, by area
 ROUTES: list[BaseRoute] = [
     *pages.routes, *status.routes, *rule_sets.routes, *tables.routes, *socket.routes,
-    *hosting.routes, *club_routes.routes, *metrics.routes, pages.static]
+    *hosting.routes, *people.routes, *club_routes.routes, *metrics.routes, pages.static]
 
 
 def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
@@ -63,9 +73,11 @@ def create_app(db_url: str, bot_delay: float = 0.6, public_url: str = "",
                     exception_handlers={ApiError: on_api_error},
                     middleware=[Middleware(MetricsMiddleware),
                                 Middleware(SameOriginMiddleware, public_url=public_url)])
+    persons = PeopleService(store, manager, club.hashes,
+                           secure=public_url.lower().startswith("https://"))
     app.state.services = Services(
         store=store, manager=manager, club=club, chat=Chat(store), limits=limits,
-        public_url=public_url, addresses=addresses, origin=origin)
+        public_url=public_url, addresses=addresses, origin=origin, people=persons)
     return app
 
 
@@ -88,9 +100,12 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.resume_all()
     await svc.club.start()
     sweeper = asyncio.get_running_loop().create_task(manager.sweep())
+    watcher = asyncio.get_running_loop().create_task(manager.watch_presence())
     collecting = asyncio.get_running_loop().create_task(collector.full_passes())
     yield
     sweeper.cancel()
+    watcher.cancel()
+    await svc.people.close()
     collecting.cancel()
     await manager.close()
     await svc.club.close()

@@ -40,6 +40,8 @@ class RateLimits:
     tables: int = 60
     rule_sets: int = 60
     events: int = 10
+    #: new people (player keys made for a name)
+    players: int = 60
     window: float = WINDOW
     #: spectators' sockets open at once: at one table, and from one address (0: no limit)
     spectators: int = 100

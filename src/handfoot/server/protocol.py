@@ -190,7 +190,9 @@ class StateOut(TypedDict):
     seq: int  #: actions played so far
     seat: int | None
     rules: str
-    seats: list[dict[str, Any]]  #: each seat's name, kind, and who is here
+    #: each seat's name (``called``: as the log says it), kind, who is here, who left
+    #: (``away``; ``hand_over``: anyone may hand it to the computer) and ratings
+    seats: list[dict[str, Any]]
     waiting_to_start: bool
     view: dict[str, Any]  #: the seat's view (a spectator's: the public view)
     legal: list[dict[str, Any]]  #: the actions the viewer may take now
@@ -257,6 +259,23 @@ class NoticeOut(TypedDict):
     message: str
 
 
+class PresenceOut(TypedDict):
+    """Someone at the table left or came back (``seat``), or the turn timer's nudge
+    (``seat`` None: to the others), in words."""
+
+    type: Literal["presence"]
+    seat: int | None
+    message: str
+
+
+class AgainOut(TypedDict):
+    """Play again started the next game at ``table`` (the same invite link opens the
+    same seat there): the page goes to it."""
+
+    type: Literal["again"]
+    table: str
+
+
 class ErrorOut(TypedDict):
     """A message refused (nothing was changed), or, ``fatal``, why the socket closes."""
 
@@ -266,7 +285,7 @@ class ErrorOut(TypedDict):
 
 
 ServerOut = (HelloOut | StateOut | PongOut | PreviewOut | HintOut | ChatOut | NoticeOut
-             | ErrorOut)
+             | PresenceOut | AgainOut | ErrorOut)
 
 
 def error(message: str) -> ErrorOut:

@@ -15,6 +15,7 @@ from handfoot.server.guard import AddressSource, RateLimits, client_address
 from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
+from handfoot.server.people.service import PeopleService
 from handfoot.server.routes.http import Answers, ApiError
 from handfoot.server.storage.store import Store
 
@@ -35,6 +36,7 @@ class Services:
     public_url: str  #: the address invites are made with ("" for the request's own)
     addresses: AddressSource  #: where a client's address is read (peer or proxy's header)
     origin: str  #: this process, in notices and in ``hello``
+    people: PeopleService  #: people across tables: names, games, ratings
     #: the lobby's pages being made (asked for at once: made once); forgotten when a
     #: table is made or removed
     lobby: Answers = field(default_factory=lambda: Answers(ttl=0.0))

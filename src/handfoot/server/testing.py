@@ -111,15 +111,17 @@ class ServerProcess:
         assert status == 200, (status, data)
         return data
 
-    def client(self, table: str, token: str | None = None, next_hand: bool = True) -> Client:
-        return Client(self, table, token, next_hand)
+    def client(self, table: str, token: str | None = None, next_hand: bool = True,
+               player: str | None = None) -> Client:
+        """``player``: the player key the socket carries (as a browser's cookie)."""
+        return Client(self, table, token, next_hand, player)
 
 
 class Client:
     """A WebSocket connection that keeps every message it receives."""
 
     def __init__(self, server: ServerProcess, table: str, token: str | None,
-                 next_hand: bool = True) -> None:
+                 next_hand: bool = True, player: str | None = None) -> None:
         """``next_hand``: press "Next hand" as soon as a hand has ended (the server waits
         for every person at the table before it deals on)."""
         self.next_hand = next_hand
@@ -127,7 +129,9 @@ class Client:
         url = f"ws://127.0.0.1:{server.port}/ws/{table}"
         if token is not None:
             url += f"?token={token}"
-        self.ws: ClientConnection = connect(url, max_size=1 << 24, open_timeout=10)
+        headers = {"Cookie": f"hf_player={player}"} if player else None
+        self.ws: ClientConnection = connect(url, max_size=1 << 24, open_timeout=10,
+                                            additional_headers=headers)
         self.ws.__enter__()  # used as a context manager, closed by close()
         self.messages: list[dict[str, Any]] = []
         self.cond = threading.Condition()

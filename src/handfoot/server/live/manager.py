@@ -28,15 +28,18 @@ from handfoot.actions import (
 from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
 from handfoot.server.diagnostics import cpu, metrics
+from handfoot.server.live import presence
 from handfoot.server.live.messages import Broadcast
 from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table import LiveTable, default_level, time_notice
+from handfoot.server.live.table_log import seat_names
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
 from handfoot.server.offloop.work import Work, make_game
 from handfoot.server.processes.sync import Bus, LocalKeepers, once
 from handfoot.server.protocol import (
     ErrorOut,
     HintOut,
+    PresenceOut,
     PreviewOut,
     error,
     farewell,
@@ -443,6 +446,9 @@ class Manager:
         Never waits for a client."""
         if table.connections:  # (a move pushed to nobody is not a use)
             table.used = time.monotonic()
+        if only is None:  # who left, who came back: told to the others at once
+            for seat, words in presence.changes(table, time.monotonic()):
+                self.tell(table, seat, words)
         game, seq = table.game, table.seq
         legal: list[dict[str, Any]] | None = None
         actor = table.shown_moves
@@ -506,12 +512,54 @@ class Manager:
                 conn.drop(message, code=4403,
                           farewell=farewell(message))
 
+    @staticmethod
+    def tell(table: LiveTable, seat: int | None, text: str, only: bool = False) -> None:
+        """Someone at the table left or came back (``seat``): the others are told;
+        ``only``: the words are for that seat alone (the turn timer's nudge)."""
+        out: PresenceOut = {"type": "presence", "seat": seat, "message": text}
+        for conn in list(table.connections):
+            if (conn.seat == seat) == only and not conn.dropped:
+                conn.push(out)
+
+    async def watch_presence(self, every: float = 1.0) -> None:
+        """Every ``every`` seconds: the absent seats that may now be handed to the
+        computer are shown so, and the turn timer nudges (runs while the server does)."""
+        while not self.closing:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table in list(self.live.values()):
+                if not table.connections:
+                    continue
+                for seat, text in presence.nudges(table, now):
+                    self.tell(table, seat, text, only=seat is not None)
+                if table.left_at and presence.mark(table, now):
+                    await self.broadcast(table)
+
+    async def give_back(self, table: LiveTable, seat: int) -> None:
+        """The person came back: a computer that sat in for them (handed their seat
+        while they were away) gives it back."""
+        if not table.seats[seat].get("stand_in"):
+            return
+        async with table.lock:
+            seats = [dict(s) for s in table.seats]
+            seats[seat].pop("stand_in", None)
+            seats[seat]["computer"] = False
+            table.row = dataclasses.replace(table.row, seats=seats)
+            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+
     # ------------------------------------------------------------ computers
-    def set_computer(self, table: LiveTable, seat: int, on: bool) -> None:
+    def set_computer(self, table: LiveTable, seat: int, on: bool,
+                     stand_in: bool = False) -> None:
+        """``stand_in``: handed over by another person while this one was away (given
+        back when they return)."""
         seats = [dict(s) for s in table.seats]
         if seats[seat]["kind"] != "human":
             return
         seats[seat]["computer"] = on
+        if on and stand_in:
+            seats[seat]["stand_in"] = True
+        else:
+            seats[seat].pop("stand_in", None)
         seats[seat].setdefault("level", default_level())
         self.store.set_seats(table.id, seats)
         table.row = dataclasses.replace(table.row, seats=seats)
@@ -571,7 +619,7 @@ class Manager:
         from handfoot.game.records import commitments_json, dumps, game_record
         from handfoot.server.live.table import salt_of
         rows = self.store.actions(table.id)
-        names = [s.get("name") or f"seat {i + 1}" for i, s in enumerate(table.seats)]
+        names = seat_names(table.seats)
         record = game_record(table.game, names, {"table": table.id})
         if table.game.over:
             record["commitments"] = commitments_json(table.game, salt_of(table.row))

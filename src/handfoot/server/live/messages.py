@@ -88,15 +88,22 @@ def _seats_of(table: LiveTable) -> tuple[orjson.Fragment, list[str]]:
     computer, connected, joined), as JSON, and their names in the move log."""
     connected = table.connected()
     joined = table.joined
+    extra = table.seat_extra
     key = tuple([(s["kind"], s.get("computer"), s.get("level"), s.get("name"),
-                  i in connected, i in joined) for i, s in enumerate(table.seats)])
+                  i in connected, i in joined,
+                  tuple(sorted(extra[i].items())) if i in extra else ())
+                 for i, s in enumerate(table.seats)])
     made = _SEATS_JSON.get(key)
     if made is None:
+        names = seat_names(table.seats)
         seats = [{"seat": i, "kind": s["kind"], "computer": table.is_bot(i),
                   "level": level_word(s.get("level")), "name": s.get("name", ""),
-                  "connected": i in connected, "joined": i in joined}
+                  "called": names[i], "connected": i in connected, "joined": i in joined,
+                  "rating": extra.get(i, {}).get("rating"),
+                  "away": bool(extra.get(i, {}).get("away")),
+                  "hand_over": bool(extra.get(i, {}).get("hand_over"))}
                  for i, s in enumerate(table.seats)]
-        made = (orjson.Fragment(orjson.dumps(seats)), seat_names(table.seats))
+        made = (orjson.Fragment(orjson.dumps(seats)), names)
         if len(_SEATS_JSON) >= 4096:
             _SEATS_JSON.clear()
         _SEATS_JSON[key] = made

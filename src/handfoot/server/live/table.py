@@ -21,6 +21,7 @@ from handfoot.game.fair import hand_salt, seeded_salt
 from handfoot.rules import Rules
 from handfoot.server.live.outbox import Connection
 from handfoot.server.live.table_log import MoveLog
+from handfoot.server.live.table_log import level_word as level_word
 from handfoot.server.offloop.pool import ServedGame
 from handfoot.server.offloop.work import Origin
 from handfoot.server.storage.store import TableRow
@@ -45,19 +46,6 @@ def offered_levels() -> list[str]:
     """The levels a person chooses from in the lobby."""
     named: dict[str, str] = getattr(bots_module, "LEVELS", {})
     return list(named) or list(BOTS)
-
-
-def level_word(level: str | None) -> str | None:
-    """A computer player's level as people are offered it: easy, medium or hard (a
-    table set up with a bot's own name, as older ones and tests are, shows its level).
-
-    >>> level_word("heuristic"), level_word("hard"), level_word("policy"), level_word(None)
-    ('medium', 'hard', 'policy', None)
-    """
-    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
-    if level is None or level in named:
-        return level
-    return next((word for word, bot in named.items() if bot == level), level)
 
 
 def default_level() -> str:
@@ -115,6 +103,19 @@ class LiveTable:
     elsewhere: dict[str, set[int]] = field(default_factory=dict)
     #: the seats connected here, as last told to the other processes
     told_here: frozenset[int] = frozenset()
+    #: the person sitting in each seat (their player's id), as far as this process knows
+    players: dict[int, str] = field(default_factory=dict)
+    #: what the seats show beside their names: a person's rating, whether they left
+    seat_extra: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: the preset its game is rated under ("": not rated; None: not looked up yet)
+    rated: str | None = None
+    #: the seats whose person was connected at the last broadcast (who left, who came
+    #: back: :mod:`handfoot.server.live.presence`)
+    present: set[int] = field(default_factory=set)
+    #: each absent person's seat: when they left (time.monotonic())
+    left_at: dict[int, float] = field(default_factory=dict)
+    #: the turn being timed: (the table's seq, when it began, nudged already)
+    turn: tuple[int, float, bool] = (-1, 0.0, False)
 
     @property
     def id(self) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from handfoot import bots as bots_module
 from handfoot.actions import (
     Action,
     Draw,
@@ -168,15 +169,40 @@ def replay_with_log(game: Game, actions: Sequence[tuple[int | None, dict[str, An
     return moves
 
 
+def level_word(level: str | None) -> str | None:
+    """A computer player's level as people are offered it: easy, medium or hard (a
+    table set up with a bot's own name, as older ones and tests are, shows its level).
+
+    >>> level_word("heuristic"), level_word("hard"), level_word("policy"), level_word(None)
+    ('medium', 'hard', 'policy', None)
+    """
+    named: dict[str, str] = getattr(bots_module, "LEVELS", {})
+    if level is None or level in named:
+        return level
+    return next((word for word, bot in named.items() if bot == level), level)
+
+
 def seat_names(seats: Sequence[dict[str, Any]]) -> list[str]:
-    """Each seat's name in the log: its name, or "Computer 2", "Player 3"."""
+    """Each seat's name, as the move log, the results, the lobby and the replay say it:
+    the person's name, or "Player 3"; a computer player by its level, "Computer
+    (hard)" (with its seat, "Computer 2 (medium)", where two play at one level).
+
+    >>> seat_names([{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "hard"},
+    ...             {"kind": "human", "name": ""}, {"kind": "bot", "level": "heuristic"}])
+    ['Ann', 'Computer (hard)', 'Player 3', 'Computer (medium)']
+    >>> seat_names([{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
+    ['Computer 1 (easy)', 'Computer 2 (easy)']
+    """
+    words = [level_word(s.get("level")) or "medium" if s.get("kind") == "bot" else None
+             for s in seats]
     out = []
     for i, s in enumerate(seats):
         name = str(s.get("name") or "").strip()
-        if name and name != "You":  # the lobby's quick game names its one person "You"
+        if name and name != "You":  # the lobby's quick game named its one person "You"
             out.append(name)
-        elif s.get("kind") == "bot":
-            out.append(f"Computer {i + 1}")
+        elif words[i] is not None:
+            alone = words.count(words[i]) == 1
+            out.append(f"Computer ({words[i]})" if alone else f"Computer {i + 1} ({words[i]})")
         else:
             out.append(f"Player {i + 1}")
     return out

@@ -5,6 +5,7 @@ the table."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -13,7 +14,7 @@ from handfoot.server.live.chat import Chat
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
 from handfoot.server.processes.sync import Bus
-from handfoot.server.protocol import farewell
+from handfoot.server.protocol import AgainOut, farewell
 
 log = logging.getLogger("handfoot.server")
 
@@ -32,6 +33,7 @@ def follow(manager: Manager, bus: Bus) -> None:
     bus.on("opened", lambda note: _opened(manager, note))
     bus.on("removed", lambda note: _removed(manager, note))
     bus.on("chat", lambda note: _chat(manager, note))
+    bus.on("again", lambda note: _again(manager, note))
     bus.on_reconnect.append(lambda: resync_all(manager))
 
 
@@ -165,6 +167,17 @@ async def _removed(manager: Manager, note: dict[str, Any]) -> None:
     table = manager.live.get(tid) if isinstance(tid, str) else None
     if table is not None:
         await manager.forget(table)
+
+
+async def _again(manager: Manager, note: dict[str, Any]) -> None:
+    """Play again was pressed at another process: the pages here go to the next game."""
+    tid, new = note.get("t"), note.get("n")
+    table = manager.live.get(tid) if isinstance(tid, str) else None
+    if table is not None and isinstance(new, str):
+        table.row = dataclasses.replace(table.row, next_table=new)
+        out: AgainOut = {"type": "again", "table": new}
+        for conn in list(table.connections):
+            conn.push(out)
 
 
 async def _opened(manager: Manager, note: dict[str, Any]) -> None:

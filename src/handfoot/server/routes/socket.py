@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from handfoot.engine import IllegalAction
 from handfoot.rules.words import rules_in_words
 from handfoot.server.guard import client_address
+from handfoot.server.live import presence
 from handfoot.server.live.compression import WRITE_NOW
 from handfoot.server.live.manager import storage_failed
 from handfoot.server.live.outbox import Connection
@@ -41,6 +43,7 @@ from handfoot.server.protocol import (
     farewell,
     read,
 )
+from handfoot.server.routes.http import ApiError
 from handfoot.server.services import Services, services, valid_table_id
 
 log = logging.getLogger("handfoot.server")
@@ -92,7 +95,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
     conn.start()
     table.connections.append(conn)
     try:
-        await arrive(svc, table, conn)
+        await arrive(svc, table, conn, ws)
         await listen(ws, svc, table, conn)
     except WebSocketDisconnect:
         pass
@@ -125,18 +128,35 @@ async def opened(ws: WebSocket, svc: Services) -> tuple[LiveTable | None, int | 
     return table, seat
 
 
-async def arrive(svc: Services, table: LiveTable, conn: Connection) -> None:
+async def arrive(svc: Services, table: LiveTable, conn: Connection,
+                 ws: WebSocket | None = None) -> None:
     """Greet a new viewer; a seated one joins, and hears the chat."""
     conn.push(await hello(svc, table, conn.seat))
+    if table.row.next_table:  # Play again was pressed: the page goes on to the next game
+        conn.push({"type": "again", "table": table.row.next_table})
     if conn.seat is not None:  # (after joining the connections: a revocation finds it)
         await svc.manager.seat_opened(table, conn.seat, conn)
         await svc.manager.join(table, conn.seat)
+        await svc.manager.give_back(table, conn.seat)  # a computer sat in meanwhile
+        if ws is not None:
+            await take_seat(svc, table, conn.seat, ws)
         await svc.manager.tell_here(table)
         await svc.chat.welcome(table, conn)
     if conn.seat is None:  # a spectator: nothing changes for the others
         await svc.manager.broadcast(table, only=conn)
         return
     await svc.manager.broadcast(table)  # this one's view, and everyone sees who is here
+
+
+async def take_seat(svc: Services, table: LiveTable, seat: int, ws: WebSocket) -> None:
+    """The person of the socket's player key (if it has one) sits in the seat under
+    their name (nothing if another person sat there first)."""
+    if not svc.people.key_of(ws) or table.players.get(seat):
+        return
+    with contextlib.suppress(ApiError):
+        player = await svc.people.player(ws)
+        if player is not None:
+            await svc.people.sit(table, seat, player)
 
 
 async def listen(ws: WebSocket, svc: Services, table: LiveTable, conn: Connection) -> None:
@@ -248,15 +268,15 @@ async def on_computer(at: Seated, msg: Computer) -> Reply:
         return error("There is no such seat.")
     if table.seats[target]["kind"] != "human":
         return error("This seat is a computer player's.")
-    if target != at.seat and (not msg.on or any(c.seat == target
-                                                for c in table.connections)):
+    if target != at.seat and (not msg.on or target in table.connected()):
         return error("Only a person who has left can have their seat played by the "
                      "computer; only they can take it back.")
     if not may_hand_over(table, at.seat, target, msg.creator):
-        return error("Only the person who set up this table can hand another person's "
-                     "seat to the computer.")
+        why = presence.hand_over_refusal(table, target, time.monotonic())
+        if why is not None:
+            return error(why)
     async with table.lock:
-        manager.set_computer(table, target, msg.on)
+        manager.set_computer(table, target, msg.on, stand_in=target != at.seat)
     await manager.broadcast(table)
     manager.kick_bots(table)
     await manager.next_hand(table, None)  # nobody waits for a computer player

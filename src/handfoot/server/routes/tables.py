@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 from handfoot.game.fair import new_secret
 from handfoot.game.records import commitments_json, dumps, game_record
 from handfoot.game.views import public_view
+from handfoot.server.live.presence import check_settings
 from handfoot.server.live.table import (
     LiveTable,
     default_level,
@@ -28,6 +29,8 @@ from handfoot.server.live.table import (
     salt_of,
     token_hash,
 )
+from handfoot.server.live.table_log import seat_names
+from handfoot.server.offloop.pool import rules_from_toml
 from handfoot.server.offloop.work import check_record
 from handfoot.server.routes.hosting import invite_token
 from handfoot.server.routes.http import ApiError, json_body, seed_value
@@ -70,7 +73,8 @@ def seat_rows(seats: list[Any], tid: str, creator: str
 
 
 async def new_table(request: Request, rules_name: str, seats: list[Any],
-                    seed: int | None, wait: bool = False) -> dict[str, Any]:
+                    seed: int | None, wait: bool = False,
+                    settings: dict[str, int] | None = None) -> dict[str, Any]:
     """A table set up, with its host's token and the invites. ``wait``: the game
     starts when every person has joined (or the host starts it); else at once."""
     svc = services(request)
@@ -89,7 +93,7 @@ async def new_table(request: Request, rules_name: str, seats: list[Any],
         await asyncio.to_thread(
             svc.store.create_table, rules_name, rules.to_toml(), seed or 0, stored,
             table_id=tid, secret=secret, creator_hash=token_hash(creator),
-            waiting=wait and any(t is not None for t in tokens))
+            waiting=wait and any(t is not None for t in tokens), settings=settings)
     except Exception:
         svc.limits.give_back("tables", who)
         raise
@@ -124,8 +128,12 @@ async def create(request: Request) -> Response:
     if not isinstance(wait, bool):
         raise ApiError("Say wait: true (the game starts when everyone has joined) "
                        "or false.")
+    try:
+        settings = check_settings(data.get("settings"))
+    except ValueError as e:
+        raise ApiError(str(e)) from None
     return JSONResponse(await new_table(request, str(data.get("rules", "")), seats,
-                                        seed, wait))
+                                        seed, wait, settings))
 
 
 async def lobby(request: Request) -> Response:
@@ -170,10 +178,13 @@ def summary(svc: Services, row: TableRow) -> dict[str, Any]:
         out = {"seq": seq, "over": False, "started": seq > 0, "hand_number": None,
                "totals": None, "winners": []}
     return {"id": row.id, "rules": row.rules_name, "created": row.created.isoformat(),
-            **out, "waiting": waiting,
+            **out, "waiting": waiting, "next": row.next_table,
             "seats": [{"kind": s["kind"], "computer": bool(s["kind"] == "bot"
                                                            or s.get("computer")),
-                       "name": s.get("name", "")} for s in row.seats]}
+                       "name": s.get("name", ""), "called": called, "team": team}
+                      for s, called, team in zip(row.seats, seat_names(row.seats),
+                                                 rules_from_toml(row.rules_toml).team_of,
+                                                 strict=True)]}
 
 
 async def api_play(request: Request) -> Response:
@@ -182,7 +193,9 @@ async def api_play(request: Request) -> Response:
     rules_name = str(data.get("rules", "texas-good-sam"))
     level = str(data.get("level", default_level()))
     rules = await rules_of(services(request).store, rules_name)
-    seats: list[Any] = [{"kind": "human", "name": str(data.get("name", "You"))}]
+    player = await services(request).people.player(request, required=False)
+    name = player.name if player is not None else str(data.get("name", "You"))
+    seats: list[Any] = [{"kind": "human", "name": name}]
     seats += [{"kind": "bot", "level": level} for _ in range(rules.players.seats - 1)]
     out = await new_table(request, rules_name, seats, seed_value(data.get("seed")))
     inv = out["invites"][0]
@@ -221,9 +234,7 @@ async def verified(svc: Services, table: LiveTable) -> dict[str, Any]:
 
 def record_of(table: LiveTable) -> dict[str, Any]:
     """The finished game's record, with every hand's salt revealed."""
-    names = [s.get("name") or (f"computer ({level_word(s.get('level'))})"
-                               if s["kind"] == "bot"
-                               else f"seat {i + 1}") for i, s in enumerate(table.seats)]
+    names = seat_names(table.seats)
     rec = game_record(table.game, names, {"table": table.id})
     # the game is over: the salts are revealed, and anyone can check every deal
     rec["commitments"] = commitments_json(table.game, salt_of(table.row))
@@ -256,8 +267,7 @@ async def api_replay(request: Request) -> Response:
         logged, time_seq = await asyncio.to_thread(
             lambda: ([(a.seat, a.action) for a in svc.store.actions(table.id)],
                      svc.store.time_called(table.id)))
-        names = [s.get("name") or (f"Computer {i + 1}" if s["kind"] == "bot" else
-                                   f"Seat {i + 1}") for i, s in enumerate(table.seats)]
+        names = seat_names(table.seats)
         out = await svc.manager.work.run("people", replay_step, table.row.rules_toml,
                                          table.row.seed, table.row.secret, logged,
                                          time_seq, step, names)

@@ -1,6 +1,7 @@
 // @ts-check
 // The lobby: rule sets, quick play, new tables and their invites, the list of tables.
 import { $, $$, api, esc } from "./common.js";
+import { tableSettings } from "./people.js";
 import { creatorOf, drawInvites, forgetHosted, hostApi, hostedTables, refreshInvites, rememberHosted } from "./invite.js";
 
 /** @type {{name: string, title: string, seats: number, teams?: number}[]} */
@@ -71,7 +72,7 @@ async function createTable() {
     return s.value === "human" ? { kind: "human", name } : { kind: "bot", level: s.value.slice(4) };
   });
   try {
-    const r = await api("/api/tables", { rules: $("#new-rules").value, seats, wait: true });
+    const r = await api("/api/tables", { rules: $("#new-rules").value, seats, wait: true, settings: tableSettings() });
     rememberHosted(r.id, r.creator);
     $("#create-error").textContent = "";
     await showHosted(r.id);
@@ -112,8 +113,9 @@ async function listTables(page) {
   if (page !== undefined) lobbyPage = page;
   const data = await api(`/api/tables?page=${lobbyPage}`);
   const row = (/** @type {any} */ t) => {
-    const who = t.seats.map((s) => s.computer ? "computer" : (s.name || "person")).join(", ");
-    const state = t.waiting ? "waiting for its players" : t.over ? `finished — winner: team ${t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
+    const who = t.seats.map((s) => (s.called || (s.computer ? "computer" : (s.name || "person"))) + (s.kind === "human" && s.computer ? " (computer playing)" : "")).join(", ");
+    const winners = t.seats.filter((/** @type {any} */ s) => t.winners.includes(s.team)).map((/** @type {any} */ s) => s.called).join(" & ");
+    const state = t.waiting ? "waiting for its players" : t.over ? `finished — won by ${winners || "team " + t.winners.map((w) => w + 1).join(" & ")}` : (t.started ? (t.hand_number === null ? "in progress" : `hand ${t.hand_number}, totals ${t.totals.join(" / ")}`) : "waiting to start");
     const links = t.over ? `<a href="/?replay=${t.id}">replay</a> · <a href="/api/tables/${t.id}/record" download>record</a>`
       : `<a href="/table/${t.id}">watch</a>`;
     const mine = creatorOf(t.id) && t.over ? ` · <button class="remove-row" data-table="${esc(t.id)}">Remove</button>` : "";

@@ -4,6 +4,7 @@
 import { receive as chatReceive } from "./chat.js";
 import { setUpHouseRules } from "./house.js";
 import { setUpLobby, showLobby } from "./lobby.js";
+import { receive as peopleReceive, showPerson, takeSeat } from "./people.js";
 import { showReplay } from "./replay.js";
 import { setUpSettings } from "./settings.js";
 import { connect } from "./socket.js";
@@ -27,9 +28,11 @@ if (at) {
   if (token) localStorage.setItem("hf-token-" + id, token);
   openTable(id, token);
   // the table first: the waiting room and the chat read the state it keeps
-  connect(id, token, (m) => { tableReceive(m); waitingReceive(m); chatReceive(m); });
+  connect(id, token, (m) => { tableReceive(m); waitingReceive(m); chatReceive(m); peopleReceive(m); });
+  takeSeat(id, token);
 } else if (replay) {
   showReplay(replay);
 } else {
   showLobby();
+  showPerson();
 }

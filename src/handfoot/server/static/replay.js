@@ -18,7 +18,7 @@ function replayBoard(r) {
     <span class="zone">Pile ${v0.pile_top ? cardHTML(v0.pile_top, "small") : "<i>empty</i>"} ${v0.pile_size} card${v0.pile_size === 1 ? "" : "s"}</span>
     <span class="zone">Stock ${v0.stock_size}</span>
     <span>Totals: ${v0.totals.map((/** @type {number} */ t, /** @type {number} */ i) => `team ${i + 1}: ${t}`).join(", ")}</span>
-    ${v0.game_over ? `<span class="turn">Game over: ${v0.winners.map((/** @type {number} */ w) => "team " + (w + 1)).join(" & ")} won</span>` : ""}</div>`;
+    ${v0.game_over ? `<span class="turn">Game over: ${v0.winners.map((/** @type {number} */ w) => v0.teams[w].seats.map((/** @type {number} */ s) => esc(name(s))).join(" & ")).join(" and ")} won</span>` : ""}</div>`;
   const players = r.views.map((/** @type {import("./state.js").View & {seat: number}} */ v) => {
     const p = v.players[v.seat];
     return `<div class="player replay-player ${v.seat === actor ? "acting" : ""}">

@@ -91,7 +91,11 @@
  * @property {"human" | "bot"} kind
  * @property {boolean} computer a computer player plays it now
  * @property {string | null} level
- * @property {string} name
+ * @property {string} name the name the seat was given (the person's own once they sit)
+ * @property {string} [called] its name as the log says it ("Ann", "Computer (hard)")
+ * @property {number | null} [rating] the person's rating at this table's rules
+ * @property {boolean} [away] the person left the table
+ * @property {boolean} [hand_over] away long enough: anyone seated may hand it to the computer
  * @property {boolean} connected
  * @property {boolean} joined
  */

@@ -30,19 +30,20 @@ function isPartner(i) {
 /** @param {number} i a seat */
 export function seatLabel(i) {
   const s = current(), seat = s.seats[i];
-  const name = seat.name && seat.name !== "You" ? seat.name
-    : seat.kind === "bot" ? `Computer ${i + 1}` : `Player ${i + 1}`;
+  const name = seat.called || (seat.name && seat.name !== "You" ? seat.name
+    : seat.kind === "bot" ? `Computer ${i + 1}` : `Player ${i + 1}`);
   if (isMe(i)) return "You";
   if (isPartner(i)) {
     const partners = s.view.players.filter((p) => isPartner(p.seat)).length;
-    return partners === 1 ? "Your partner" : `Your partner ${name}`;
+    if (partners === 1 && name === `Player ${i + 1}`) return "Your partner";
+    return partners === 1 && !name.includes("(") ? `${name} (your partner)` : `Your partner ${name}`;
   }
   return name;
 }
 /** @param {number} i a seat */
 function seatTitle(i) {
   const seat = current().seats[i];
-  const away = seat.kind === "human" && seat.computer ? " (computer playing)" : "";
+  const away = seat.kind === "human" && seat.computer ? " (computer playing)" : seat.away ? " (left the table)" : "";
   return seatLabel(i) + away;
 }
 
@@ -66,9 +67,9 @@ export function renderTop() {
 
 export function renderOthers() {
   const s = current(), v = s.view, me = s.seat;
-  $("#others").innerHTML = v.players.filter((p) => p.seat !== me).map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""} ${isPartner(p.seat) ? "partner" : ""}" data-seat="${p.seat}">
-    <b>${esc(seatTitle(p.seat))}</b> <span class="counts">hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}</span>
-    ${me !== null && localStorage.getItem("hf-creator-" + table.id) && !s.waiting_to_start && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
+  $("#others").innerHTML = v.players.filter((p) => p.seat !== me).map((p) => `<div class="player ${p.seat === v.actor && !v.game_over ? "acting" : ""} ${s.seats[p.seat].away ? "away" : ""} ${isPartner(p.seat) ? "partner" : ""}" data-seat="${p.seat}">
+    <b>${esc(seatTitle(p.seat))}</b>${s.seats[p.seat].rating != null ? ` <span class="rating">rated ${s.seats[p.seat].rating}</span>` : ""} <span class="counts">hand ${p.hand_count} · ${p.in_foot ? "in foot" : "foot " + p.foot_count}</span>
+    ${me !== null && (localStorage.getItem("hf-creator-" + table.id) || s.seats[p.seat].hand_over) && !s.waiting_to_start && s.seats[p.seat].kind === "human" && !s.seats[p.seat].computer && !s.seats[p.seat].connected
       ? `<button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
 }
 

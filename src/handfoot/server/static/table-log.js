@@ -6,6 +6,7 @@ import { $, esc } from "./common.js";
 import { showFair } from "./fair.js";
 import { soundOn } from "./settings.js";
 import { current, myTeamIndex, noteTurn, seeLog, table } from "./state.js";
+import { teamPeople } from "./people.js";
 import { seatLabel } from "./table-board.js";
 
 /** @typedef {import("./state.js").StateMessage} StateMessage */
@@ -93,12 +94,12 @@ export function renderEndOfHand() {
   if (!show) { box.hidden = true; return; }
   box.hidden = false;
   const me = s.seat, mineTeam = myTeamIndex();
-  const title = v.game_over ? `Game over — ${v.winners.map((w) => (w === mineTeam && me !== null ? "your team" : "team " + (w + 1))).join(" and ")} won`
+  const title = v.game_over ? `Game over — ${v.winners.map(teamPeople).join(" and ")} won`
     : `Hand ${h.number} is over: ${wentOutText(h)}`;
   const teams = [...h.teams].sort((a, b) => Number(b.team === mineTeam) - Number(a.team === mineTeam));
   const finals = s.final_melds || [];
   let body = teams.map((t) => `<div class="score-team ${t.team === mineTeam && me !== null ? "mine" : ""}">
-      <h3>${t.team === mineTeam && me !== null ? "Your team" : "Team " + (t.team + 1)}: <b>${t.total}</b> this hand</h3>
+      <h3>${t.team === mineTeam && me !== null ? "Your team" : "Team " + (t.team + 1)}: <b>${t.total}</b> this hand <span class="team-people">(${esc(teamPeople(t.team))})</span></h3>
       <table class="lines">${t.lines.map((l) => `<tr><td>${esc(l[0])}</td><td>${l[1]}</td></tr>`).join("")}</table>
       <div class="final-melds">${(finals[t.team] || []).map((m) => `<span class="final-meld ${m.complete ? "book" : ""}">${esc(m.label)} ×${m.cards.length}${m.complete ? " ✓" : ""}</span>`).join(" ") || "<i>no melds</i>"}</div>
     </div>`).join("");

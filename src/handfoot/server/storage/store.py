@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -55,6 +55,11 @@ tables = sa.Table(
     sa.Column("secret", sa.String(128), nullable=True),
     #: the hash of its creator's token (who may hand an absent seat to the computer)
     sa.Column("creator_hash", sa.String(64), nullable=True),
+    #: the table Play again started from this one, once its game was over
+    sa.Column("next_table", sa.String(32), nullable=True),
+    #: its settings as JSON (the wait before an absent seat may be handed to the
+    #: computer, the turn timer; None: the defaults)
+    sa.Column("settings_json", sa.Text, nullable=True),
 )
 
 actions = sa.Table(
@@ -126,6 +131,73 @@ quiet_events = sa.Table(
 )
 
 
+#: a person, known by the player keys their browsers keep (only the keys' hashes are
+#: kept); ``name_key`` is the name as compared (case folded), ``password_hash`` the
+#: optional password for signing in on another device (scrypt)
+players = sa.Table(
+    "players", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(40), nullable=False, index=True),
+    sa.Column("password_hash", sa.String(300), nullable=True),
+    #: shown on the leaderboard (the person chose to be)
+    sa.Column("leaderboard", sa.Boolean, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+#: the player keys of each person (one for each browser or device signed in)
+player_keys = sa.Table(
+    "player_keys", metadata,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+#: who sat in each person's seat: the first person to open its invite link
+table_players = sa.Table(
+    "table_players", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.PrimaryKeyConstraint("table_id", "seat"),
+)
+
+#: each person's rating per rule set (OpenSkill, Plackett-Luce)
+ratings = sa.Table(
+    "ratings", metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("rules", sa.String(80), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.DateTime, nullable=False),
+    sa.PrimaryKeyConstraint("player_id", "rules"),
+)
+
+#: the computer levels' ratings per rule set, from arena matches (``handfoot ratings``)
+computer_ratings = sa.Table(
+    "computer_ratings", metadata,
+    sa.Column("level", sa.String(40), nullable=False),
+    sa.Column("rules", sa.String(80), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.DateTime, nullable=False),
+    sa.PrimaryKeyConstraint("level", "rules"),
+)
+
+#: the finished games whose result was looked at for ratings (each once; ``rules``:
+#: the rule set it was rated under, None: not rated)
+rated_tables = sa.Table(
+    "rated_tables", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("rules", sa.String(80), nullable=True),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ChatLine:
     id: int
@@ -161,6 +233,10 @@ class TableRow:
     #: the secret the deals come from (None: dealt from ``seed``)
     secret: str | None = None
     creator_hash: str | None = None
+    #: the table Play again started from this one (None: none yet)
+    next_table: str | None = None
+    #: the table's settings (:data:`handfoot.server.live.presence.DEFAULTS` fill the rest)
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class RuleSetTaken(Exception):
@@ -282,7 +358,7 @@ class Store:
     def create_table(self, rules_name: str, rules_toml: str, seed: int,
                      seats: list[dict[str, Any]], table_id: str | None = None,
                      secret: str | None = None, creator_hash: str | None = None,
-                     waiting: bool = False) -> str:
+                     waiting: bool = False, settings: dict[str, Any] | None = None) -> str:
         """A new table; with ``secret``, its deals come from the secret (``seed`` is
         then not used); ``waiting``: it waits for its people (:meth:`start_table`)."""
         tid = table_id or secrets.token_hex(6)
@@ -290,7 +366,8 @@ class Store:
             c.execute(sa.insert(tables).values(
                 id=tid, rules_name=rules_name, rules_toml=rules_toml, seed=seed,
                 seats_json=json.dumps(seats), created=_now(), secret=secret,
-                creator_hash=creator_hash))
+                creator_hash=creator_hash,
+                settings_json=json.dumps(settings) if settings else None))
             if waiting:
                 c.execute(sa.insert(waiting_tables).values(table_id=tid, created=_now()))
         return tid
@@ -315,6 +392,10 @@ class Store:
         if self.postgres:
             c.execute(_NOTIFY, {"ch": CHANNEL, "p": json.dumps(
                 {"o": self.origin, "k": "seats", "t": table_id})})
+
+    def seats_changed(self, c: Any, table_id: str) -> None:
+        """:meth:`_seats_changed`, for the other stores writing beside this one."""
+        self._seats_changed(c, table_id)
 
     def join_seat(self, table_id: str, seat: int) -> None:
         """Keep that the seat's person has opened their invite link."""
@@ -341,7 +422,7 @@ class Store:
         """Remove a table with its log and everything kept beside it."""
         with self.engine.begin() as c:
             for t in (actions, time_calls, waiting_tables, chat_lines,
-                      joined_seats, event_tables):
+                      joined_seats, event_tables, table_players, rated_tables):
                 c.execute(sa.delete(t).where(t.c.table_id == table_id))
             c.execute(sa.delete(tables).where(tables.c.id == table_id))
 
@@ -361,7 +442,8 @@ class Store:
         return TableRow(row.id, row.rules_name, row.rules_toml, int(row.seed),
                         json.loads(row.seats_json), row.created,
                         json.loads(row.result_json) if row.result_json else None,
-                        row.secret, row.creator_hash)
+                        row.secret, row.creator_hash, row.next_table,
+                        json.loads(row.settings_json) if row.settings_json else {})
 
     _select = sa.select(tables)
 
