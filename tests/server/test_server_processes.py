@@ -530,3 +530,26 @@ def test_processes_starting_together_on_a_new_database_all_start(pg_url: str) ->
             s.close()
         for c in clubs:
             c.close()
+
+
+def test_play_again_pressed_at_one_process_moves_the_pages_at_the_other(
+        two: tuple[ServerProcess, ServerProcess]) -> None:
+    """A person's page at process B follows Play again pressed through process A."""
+    a, b = two
+    made = a.post("/api/tables", {"rules": "texas-good-sam", "seats": [
+        {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3})
+    tid, token = str(made["id"]), str(made["invites"][0]["token"])
+    page = b.client(tid, token)
+    try:
+        page.wait(lambda m: m["type"] == "state")
+        page.send({"type": "computer", "on": True})
+        page.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=120)
+        status, out = a.request("POST", f"/api/tables/{tid}/again", {"token": token})
+        assert status == 200, out
+        assert out["id"] != tid
+        assert page.wait(lambda m: m["type"] == "again")["table"] == out["id"]
+    finally:
+        page.close()
+    # at B too, the old table now names the next game
+    again = b.request("POST", f"/api/tables/{tid}/again", {"token": token})
+    assert again == (200, out)
