@@ -5,6 +5,8 @@ early is taken; cards are played off before the discard where being caught is li
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from caught_positions import pile_position, play_position
@@ -13,7 +15,7 @@ from handfoot.bots.evaluation import value, weights_for
 from handfoot.bots.expert import ExpertBot, estimate, view_ends
 from handfoot.bots.heuristic import obs_from_view
 from handfoot.bots.policy import decide_patient, pile_risk
-from handfoot.bots.risk import caught, ends_within, held_cost, seat_cost
+from handfoot.bots.risk import AHEAD, caught, ends_list, ends_within, held_cost, seat_cost
 from handfoot.cards import NUM_CARDS, WILD, parse_card, parse_cards
 from handfoot.game.views import seat_view
 from handfoot.rules import preset
@@ -101,3 +103,18 @@ def test_the_search_charges_a_cut_short_hand_for_the_cards_it_may_be_caught_with
     assert estimate(early, 0) == pytest.approx(
         max(-1.0, min(1.0, value(early, 0, weights) + caught(early, 1) / 400)))
     assert estimate(late, 0) < value(late, 0, weights) - 0.5 * seat_cost(late, 0) / 400
+
+
+@pytest.mark.parametrize("name", ["six-deck", "classic", "texas-good-sam", "samba"])
+def test_the_chances_listed_for_each_turn_ahead_are_those_asked_one_by_one(name: str) -> None:
+    rules = preset(name)
+    rng = random.Random(name)
+    for _ in range(200):
+        cards = [rng.randint(1, 13) for _ in range(4)]
+        in_foot = [rng.random() < 0.5 for _ in range(4)]
+        short = [rng.randint(0, 3) for _ in range(2)]
+        stock, me = rng.randint(0, 60), rng.randint(0, 3)
+        listed = ends_list(rules, me, cards, in_foot, short, stock)
+        assert listed == pytest.approx(
+            [ends_within(rules, me, cards, in_foot, short, stock, k) for k in range(AHEAD)])
+        assert listed[0] == 0.0 and listed == sorted(listed)  # more turns, more chance

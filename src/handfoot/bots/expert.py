@@ -52,7 +52,7 @@ from handfoot.bots.heuristic import (
     wishes,
 )
 from handfoot.bots.policy import decide_patient, patient_wishes, rushed
-from handfoot.bots.risk import books_short, caught, ends_list, hand_ends
+from handfoot.bots.risk import books_short, caught, ends_list, hand_ends, hand_ends_within
 from handfoot.cards import NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, count_books, full_deck
 from handfoot.game.scoring import score_hand
@@ -268,7 +268,7 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = 
         # legal moves are listed only where no wish is legal (listing them at every
         # step was half of a rollout's time)
         found: Action | None = None
-        for a in (patient_wishes(o, ok, hand_ends(hand, actor)) if team_of[actor] == team
+        for a in (patient_wishes(o, ok, _rollout_ends(hand, actor)) if team_of[actor] == team
                   else wishes(o, ok)):
             if ok(a):
                 found = a
@@ -286,6 +286,18 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = 
         if isinstance(action, Discard) or isinstance(action, EndTurn):  # noqa: SIM101
             ended += 1
         hand.push(action)
+
+
+def _rollout_ends(hand: Hand, seat: int) -> list[float]:
+    """What the policy reads of the risk of being caught in a rollout, only as far as it
+    reads it: the whole list before a draw with a pile to take, the next turn's chance
+    while playing (:func:`handfoot.bots.policy.rushed`)."""
+    phase = hand.phase
+    if phase == Phase.DRAW:
+        return hand_ends(hand, seat) if len(hand.pile) > 1 else []
+    if phase == Phase.PLAY:
+        return [0.0, hand_ends_within(hand, seat, 1)]
+    return []
 
 
 def evaluate(hand: Hand, team: int, scale: float = 400.0) -> float:

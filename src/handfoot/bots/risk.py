@@ -131,8 +131,27 @@ AHEAD: Final = 8
 
 def ends_list(rules: Rules, me: int, cards: Sequence[int], in_foot: Sequence[bool],
               short: Sequence[int], stock: int) -> list[float]:
-    """:func:`ends_within` for 0, 1, ... :data:`AHEAD` - 1 turns."""
-    return [ends_within(rules, me, cards, in_foot, short, stock, k) for k in range(AHEAD)]
+    """:func:`ends_within` for 0, 1, ... :data:`AHEAD` - 1 turns (the same numbers, each
+    opponent read once)."""
+    out = [0.0] * AHEAD
+    seats = len(cards)
+    go = rules.going_out
+    per_round = seats * max(rules.turn.draw, 1)
+    teams = rules.players.teams
+    stay = [1.0] * AHEAD
+    if go.hand_ends != "stock-drawn" and teams > 0:
+        for s in range(seats):
+            team = s % teams
+            if team == me % teams:
+                continue
+            ready = go.partners == "none" or all(
+                in_foot[p] for p in range(team, seats, teams))
+            for k in range(1, AHEAD):
+                stay[k] *= 1.0 - seat_out_chance(cards[s], in_foot[s], short[team], ready, k)
+    for k in range(1, AHEAD):
+        ends = go.stock_out == "end-hand" and stock < per_round * k
+        out[k] = 1.0 if ends else 1.0 - stay[k]
+    return out
 
 
 def _short(hand: Hand) -> list[int]:
