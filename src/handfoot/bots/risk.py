@@ -39,7 +39,7 @@ from handfoot.rules import GoingOut, Rules
 #: the chance that a player goes out within 1, 2, ... 6 of its turns, by (cards held at
 #: the start of its turn, bucketed: 1, 2, 3, 4, 5-6, 7-9, 10 or more) for a player in its
 #: foot whose team needs no more books and whose partners may let it go out
-_READY: Final = (
+_READY: Final[tuple[tuple[float, ...], ...]] = (
     (0.50, 0.63, 0.68, 0.70, 0.71, 0.72),
     (0.07, 0.23, 0.31, 0.35, 0.38, 0.39),
     (0.05, 0.12, 0.20, 0.26, 0.30, 0.31),
@@ -49,7 +49,7 @@ _READY: Final = (
     (0.09, 0.14, 0.18, 0.20, 0.21, 0.22),
 )
 #: the same for a team one book short (the last card cannot go before the book is made)
-_ONE_SHORT: Final = (
+_ONE_SHORT: Final[tuple[tuple[float, ...], ...]] = (
     (0.03, 0.07, 0.10, 0.12, 0.14, 0.15),
     (0.00, 0.03, 0.06, 0.08, 0.10, 0.12),
     (0.00, 0.02, 0.05, 0.08, 0.10, 0.12),
@@ -59,12 +59,12 @@ _ONE_SHORT: Final = (
     (0.02, 0.06, 0.10, 0.13, 0.16, 0.19),
 )
 #: two books short or more, or partners not yet ready (any hand size in the foot)
-_FAR: Final = (0.00, 0.01, 0.04, 0.07, 0.10, 0.13)
+_FAR: Final[tuple[float, ...]] = (0.00, 0.01, 0.04, 0.07, 0.10, 0.13)
 #: a player not yet in its foot
-_NOT_IN_FOOT: Final = (0.00, 0.00, 0.005, 0.01, 0.02, 0.03)
+_NOT_IN_FOOT: Final[tuple[float, ...]] = (0.00, 0.00, 0.005, 0.01, 0.02, 0.03)
 #: every table above by name (for the docs and tests)
-OUT_WITHIN: Final = {"ready": _READY, "one short": _ONE_SHORT, "far": _FAR,
-                     "not in foot": _NOT_IN_FOOT}
+OUT_WITHIN: Final[dict[str, tuple[tuple[float, ...], ...]]] = {
+    "ready": _READY, "one short": _ONE_SHORT, "far": (_FAR,), "not in foot": (_NOT_IN_FOOT,)}
 
 
 def _bucket(cards: int) -> int:
