@@ -106,6 +106,9 @@ class Review:
     worlds: int
     hands: int
     decisions: tuple[Reviewed, ...]
+    #: each hand's number of actions (a decision's place in the whole game is the
+    #: actions of the hands before it plus its own place)
+    sizes: tuple[int, ...] = ()
 
     def costliest(self, hand: int, n: int = WORST) -> list[Reviewed]:
         """The hand's ``n`` costliest decisions, costliest first, of those whose cost
@@ -117,6 +120,7 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         return {"format": "handfoot-review", "worlds": self.worlds,
                 "hands": [{"number": h,
+                           "actions": self.sizes[h - 1] if h <= len(self.sizes) else 0,
                            "decisions": [d.to_json() for d in self.decisions if d.hand == h],
                            "costliest": [d.index for d in self.costliest(h)]}
                           for h in range(1, self.hands + 1)]}
@@ -158,7 +162,8 @@ def review(record: dict[str, Any], worlds: int = WORLDS, search: int = SEARCH,
     report = replay(record, before)
     if not report.ok or report.game is None:
         raise ReviewError(report.message)
-    return Review(worlds, len(record.get("hands") or ()), tuple(found))
+    hands = [h.get("actions") or [] for h in record.get("hands") or ()]
+    return Review(worlds, len(hands), tuple(found), tuple(len(a) for a in hands))
 
 
 def same(a: Action, b: Action) -> bool:
