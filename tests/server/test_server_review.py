@@ -4,15 +4,14 @@ worker process (never on the event loop), kept with the game, the same review as
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from handfoot.bots.review import review
 from handfoot.server.storage.store import Store
 from handfoot.server.testing import ServerProcess
+from server_helpers import finished_one_hand_game, wait_for_review
 
 pytestmark = pytest.mark.served
 
@@ -21,31 +20,6 @@ pytestmark = pytest.mark.served
 def server(sqlite_url: str) -> Iterator[ServerProcess]:
     with ServerProcess(sqlite_url, bot_delay=0.0) as s:
         yield s
-
-
-def finished_one_hand_game(server: ServerProcess, seed: int = 3) -> str:
-    """A game of one hand of alabama-samboree, four medium computers: its table."""
-    server.post("/api/rule-sets/check", {"base": "alabama-samboree", "name": "One hand",
-                                         "toml": "[game]\nhands = 1\n"})
-    made = server.post("/api/tables", {"rules": "One hand", "seed": seed,
-                                       "seats": [{"kind": "bot", "level": "medium"}] * 4})
-    deadline = time.monotonic() + 120
-    while not server.get(f"/api/tables/{made['id']}")["over"]:
-        assert time.monotonic() < deadline, "the computers did not finish the game"
-        time.sleep(0.2)
-    return str(made["id"])
-
-
-def wait_for_review(server: ServerProcess, tid: str, seconds: float = 300) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
-    while True:
-        out = server.get(f"/api/tables/{tid}/review")
-        if out["status"] == "ready":
-            review_json: dict[str, Any] = out["review"]
-            return review_json
-        assert out == {"status": "working"}
-        assert time.monotonic() < deadline, "the review was not worked out"
-        time.sleep(0.5)
 
 
 def test_a_finished_game_is_reviewed_in_a_worker_and_kept(server: ServerProcess,

@@ -33,18 +33,28 @@ function replayBoard(r) {
   return info + `<div class="replay-players">${players}</div><div id="replay-melds" class="replay-melds">${teams}</div>`;
 }
 /**
- * The hard player's review of the finished game, once worked out (asked again every few
- * seconds until then): each hand's costliest decisions in words, each with a button to
- * the step before it.
+ * The hard player's review of the finished game, worked out when first opened (the
+ * server keeps it; asked again every few seconds until it is done): each hand's
+ * costliest decisions in words, each with a button to the step before it.
+ * @param {string} id
+ * @param {(n: number) => any} go
+ * @param {() => string[]} names
+ */
+function offerReview(id, go, names) {
+  if ($("#replay-review")) return;
+  $("#replay-moves-box").insertAdjacentHTML("afterend",
+    '<details id="replay-review" class="replay-review"><summary>The hard player\'s review</summary><div id="replay-review-body" aria-live="polite"></div></details>');
+  let asked = false;
+  $("#replay-review").addEventListener("toggle", () => {
+    if (!asked && $("#replay-review").open) { asked = true; showReview(id, go, names); }
+  });
+}
+/**
  * @param {string} id
  * @param {(n: number) => any} go
  * @param {() => string[]} names
  */
 async function showReview(id, go, names) {
-  if (!$("#replay-review")) {
-    $("#replay-moves-box").insertAdjacentHTML("afterend",
-      '<details id="replay-review" class="replay-review" open><summary>The hard player\'s review</summary><div id="replay-review-body" aria-live="polite"></div></details>');
-  }
   const body = $("#replay-review-body");
   let r;
   try { r = await api(`/api/tables/${id}/review`); }
@@ -121,5 +131,5 @@ export async function showReplay(id) {
   $("#replay-speed").addEventListener("change", () => { if (timer) play(); });
   $("#replay-slider").addEventListener("change", (/** @type {any} */ e) => go(Number(e.target.value)));
   await go(0);
-  showReview(id, (/** @type {number} */ n) => { stop(); go(n); }, () => names);
+  offerReview(id, (/** @type {number} */ n) => { stop(); go(n); }, () => names);
 }
