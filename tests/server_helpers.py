@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -56,3 +58,28 @@ def play_one_move(server: ServerProcess) -> None:
         c.wait_new(n, lambda m: m["type"] == "state" and m["seq"] > state["seq"])
     finally:
         c.close()
+
+
+def finished_one_hand_game(server: ServerProcess, seed: int = 3) -> str:
+    """A game of one hand of alabama-samboree, four medium computers: its table."""
+    server.post("/api/rule-sets/check", {"base": "alabama-samboree", "name": "One hand",
+                                         "toml": "[game]\nhands = 1\n"})
+    made = server.post("/api/tables", {"rules": "One hand", "seed": seed,
+                                       "seats": [{"kind": "bot", "level": "medium"}] * 4})
+    deadline = time.monotonic() + 120
+    while not server.get(f"/api/tables/{made['id']}")["over"]:
+        assert time.monotonic() < deadline, "the computers did not finish the game"
+        time.sleep(0.2)
+    return str(made["id"])
+
+
+def wait_for_review(server: ServerProcess, tid: str, seconds: float = 300) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while True:
+        out = server.get(f"/api/tables/{tid}/review")
+        if out["status"] == "ready":
+            review_json: dict[str, Any] = out["review"]
+            return review_json
+        assert out == {"status": "working"}
+        assert time.monotonic() < deadline, "the review was not worked out"
+        time.sleep(0.5)

@@ -31,7 +31,8 @@ from types import ModuleType
 MODULES: tuple[str, ...] = (
     "cards", "actions", "engine/deal", "engine/errors", "engine/settings", "engine/melds",
     "engine/state", "engine/checks", "engine/moves", "game/scoring", "game/views", "game/__init__",
-    "bots/__init__", "bots/policy", "bots/heuristic", "bots/evaluation", "bots/expert",
+    "bots/__init__", "bots/risk", "bots/policy", "bots/heuristic", "bots/evaluation",
+    "bots/expert",
     "arena/__init__",
 )
 

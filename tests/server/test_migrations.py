@@ -103,7 +103,7 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
               "rule_set_owners": "SELECT COUNT(*) FROM rule_sets WHERE owner_hash IS NOT NULL"}
     # (and the tables later versions added, empty)
     added = {"players", "player_keys", "table_players", "ratings", "computer_ratings",
-             "rated_tables"}
+             "rated_tables", "reviews"}
     assert counts(db_url) == {**{k: v for k, v in EXPECT["rows"].items() if k not in folded},
                               **dict.fromkeys(added, 0)}
     engine = sa.create_engine(normalise_url(db_url))

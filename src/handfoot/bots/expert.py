@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -42,10 +43,18 @@ from handfoot.actions import (
     TakeUpcard,
 )
 from handfoot.bots.evaluation import squash, value, weights_for
-from handfoot.bots.heuristic import fallback, obs_from_hand, obs_from_view, rules_of, wishes
-from handfoot.bots.policy import decide_patient, patient_wishes
+from handfoot.bots.heuristic import (
+    Obs,
+    fallback,
+    obs_from_hand,
+    obs_from_view,
+    rules_of,
+    wishes,
+)
+from handfoot.bots.policy import decide_patient, patient_wishes, rushed
+from handfoot.bots.risk import books_short, caught, ends_list, hand_ends, hand_ends_within
 from handfoot.cards import NUM_CARDS, RANK, SUIT, WILD, Card
-from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, full_deck
+from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, count_books, full_deck
 from handfoot.game.scoring import score_hand
 from handfoot.game.views import View
 from handfoot.rules import Rules
@@ -259,7 +268,8 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = 
         # legal moves are listed only where no wish is legal (listing them at every
         # step was half of a rollout's time)
         found: Action | None = None
-        for a in (patient_wishes(o, ok) if team_of[actor] == team else wishes(o, ok)):
+        for a in (patient_wishes(o, ok, _rollout_ends(hand, actor)) if team_of[actor] == team
+                  else wishes(o, ok)):
             if ok(a):
                 found = a
                 break
@@ -278,6 +288,18 @@ def rollout(hand: Hand, turns: int, max_actions: int = 3000, team: int | None = 
         hand.push(action)
 
 
+def _rollout_ends(hand: Hand, seat: int) -> list[float]:
+    """What the policy reads of the risk of being caught in a rollout, only as far as it
+    reads it: the whole list before a draw with a pile to take, the next turn's chance
+    while playing (:func:`handfoot.bots.policy.rushed`)."""
+    phase = hand.phase
+    if phase == Phase.DRAW:
+        return hand_ends(hand, seat) if len(hand.pile) > 1 else []
+    if phase == Phase.PLAY:
+        return [0.0, hand_ends_within(hand, seat, 1)]
+    return []
+
+
 def evaluate(hand: Hand, team: int, scale: float = 400.0) -> float:
     """How good the hand's score is for ``team``: its lead over the best other team,
     squashed (winning the hand matters more than by how much), between -1 and 1."""
@@ -286,12 +308,33 @@ def evaluate(hand: Hand, team: int, scale: float = 400.0) -> float:
     return squash(lead, scale)
 
 
+#: how much of the risk of being caught (:func:`handfoot.bots.risk.caught`, in points)
+#: the evaluation of a hand cut short counts, in the squashed lead's units (a lead of
+#: ``RISK_SCALE`` points near 0 moves it by about 1/RISK_SCALE a point)
+RISK_SCALE: Final = 400.0
+
+
 def estimate(hand: Hand, team: int) -> float:
-    """:func:`evaluate` for a hand that is over, the fitted static value
-    (:mod:`handfoot.bots.evaluation`) for one cut short."""
+    """:func:`evaluate` for a hand that is over; for one cut short, the fitted static
+    value (:mod:`handfoot.bots.evaluation`) less the points the team may expect to lose
+    by being caught, more those the other teams may (:func:`handfoot.bots.risk.caught`,
+    in the squashed lead's units)."""
     if hand.phase == Phase.OVER:
         return evaluate(hand, team)
-    return value(hand, team, weights_for(hand.rules))
+    v = value(hand, team, weights_for(hand.rules))
+    others = [caught(hand, t) for t in range(hand.teams) if t != team]
+    risk = caught(hand, team) - sum(others) / max(len(others), 1)
+    return max(-1.0, min(1.0, v - risk / RISK_SCALE))
+
+
+def view_ends(view: View, o: Obs) -> list[float]:
+    """The chance that the hand ends before the seat's 0th, 1st, ... next turn
+    (:func:`handfoot.bots.risk.ends_list`), read from its view."""
+    rules = o.rules
+    size = o.settings.book_size
+    short = [books_short(rules.going_out, count_books(ms, size)) for ms in o.melds]
+    return ends_list(rules, o.seat, [p.hand_count for p in view.players],
+                     [p.in_foot for p in view.players], short, view.stock_size)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -327,10 +370,12 @@ class ExpertBot:
             return [a for a in (YES, NO) if ok(a)]
         if view.phase not in ("draw", "play"):
             return [decide_patient(o, ok, legal)]
+        ends = view_ends(view, o)
+        rush = view.phase == "play" and rushed(ends)
         out: list[Action] = []
         kinds: set[tuple[str, int]] = set()
         discards = 0
-        for a in patient_wishes(o, ok):
+        for a in patient_wishes(o, ok, ends):
             if a in out or not ok(a):
                 continue
             if view.phase == "draw":
@@ -343,6 +388,8 @@ class ExpertBot:
             if isinstance(a, Discard):
                 if out and WILD[a.card]:
                     break  # a wild is thrown only where its policy throws it first
+                if rush and out and not isinstance(out[0], Discard):
+                    break  # being caught is likely: it plays off what it can first
                 if discards < self.candidates - (1 if out and not isinstance(out[0], Discard)
                                                  else 0):
                     out.append(a)
@@ -365,7 +412,8 @@ class ExpertBot:
         rules = rules_of(view, legal)
         cands = self.candidate_actions(view, legal)
         if not cands:
-            return decide_patient(obs_from_view(view, rules), legal.__contains__, legal)
+            o = obs_from_view(view, rules)
+            return decide_patient(o, legal.__contains__, legal, view_ends(view, o))
         if len(cands) == 1:
             return cands[0]
         return self.search(view, rules, cands)
@@ -410,4 +458,5 @@ class ExpertBot:
         return cands[best]
 
 
-__all__ = ["ExpertBot", "evaluate", "public_pile", "rollout", "sample_world"]
+__all__ = ["RISK_SCALE", "ExpertBot", "estimate", "evaluate", "public_pile", "rollout",
+           "sample_world", "view_ends"]

@@ -26,15 +26,74 @@ candidates where it does, and the way its own team plays in its rollouts.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Final
 
-from handfoot.actions import ASK, END_TURN, Action, AddToMeld, AskToGoOut, Discard
-from handfoot.bots.heuristic import Obs, Ok, discard_score, fallback, wishes
-from handfoot.cards import NUM_CARDS, WILD
+from handfoot.actions import ASK, END_TURN, Action, AddToMeld, AskToGoOut, Discard, TakePile
+from handfoot.bots.heuristic import (
+    Obs,
+    Ok,
+    discard_score,
+    fallback,
+    pile_worth,
+    rank_held,
+    seen_pile,
+    wishes,
+)
+from handfoot.bots.risk import shed_cost
+from handfoot.cards import NATURAL, NUM_CARDS, RANK, WILD, is_three
 from handfoot.engine import RANK_MELD
 
 #: where a player in the foot with this many cards or fewer asks to go out (the
 #: heuristic: two)
 ASK_AT = 4
+
+
+#: where the hand is at least this likely to end before the player's next turn, it stops
+#: holding wild cards back and plays off what it can before it discards
+RUSH: Final = 0.25
+#: what a card taken with the pile is worth, in points, when the pile's worth in cards
+#: (the heuristic's :func:`~handfoot.bots.heuristic.pile_worth`) is set against the
+#: points it risks
+POINTS_PER_CARD: Final = 50.0
+
+
+def rushed(ends: Sequence[float]) -> bool:
+    """Whether being caught is likely enough to play off cards first: ``ends[1]``, the
+    chance that the hand ends before the player's next turn, at least :data:`RUSH`."""
+    return len(ends) > 1 and ends[1] >= RUSH
+
+
+def pile_risk(o: Obs, ends: Sequence[float]) -> float:
+    """What taking the pile risks, in cards (:data:`POINTS_PER_CARD`): its 3s, each at
+    the rule set's value for a 3 caught in hand, shed one a turn (costliest first) while
+    the hand may end (``ends[i]``: the chance it ends before the player's ``i``-th next
+    turn); and the naturals it cannot use yet (none of the rank held, no open meld of
+    it), still held two turns on. A card of the pile nobody saw counts as the deck's
+    average 3."""
+    if not ends or ends[-1] <= 0.0:
+        return 0.0
+    rules = o.rules
+    held = rules.held_value
+    first, stop = o.settings.take_span(rules, o.pile_size)
+    threes: list[int] = []
+    loose = 0.0
+    size = o.settings.book_size
+    open_ranks = {m.rank for m in o.melds[o.team] if m.kind == RANK_MELD and m.size < size}
+    unseen_three = -(held[4] + held[5] + held[6] + held[7]) / 54  # one 3 of each suit a deck
+    for c in seen_pile(o, stop - 1 if stop > first else 0):
+        if c is None:
+            loose += unseen_three
+        elif is_three(c):
+            threes.append(-held[c])
+        elif NATURAL[c] and RANK[c] not in open_ranks and not rank_held(o.hand, RANK[c]):
+            loose -= held[c]
+    later = ends[min(2, len(ends) - 1)]
+    return (shed_cost(threes, ends) + later * loose) / POINTS_PER_CARD
+
+
+def pile_too_risky(o: Obs, ends: Sequence[float]) -> bool:
+    """Whether the pile, worth what the heuristic counts, risks more than that."""
+    return pile_risk(o, ends) > 0.0 and pile_worth(o) - pile_risk(o, ends) < 0.0
 
 
 def patient(o: Obs, action: Action) -> bool:
@@ -80,10 +139,19 @@ def discards(o: Obs) -> list[Action]:
     return [Discard(c) for c in cards]
 
 
-def patient_wishes(o: Obs, ok: Ok) -> Iterator[Action]:
+def patient_wishes(o: Obs, ok: Ok, ends: Sequence[float] = ()) -> Iterator[Action]:
     """The heuristic's wishes, best first, without the impatient wilds; where a partner
     must agree, it asks to go out with up to :data:`ASK_AT` cards left (before ending the
-    turn or discarding); its discards in the order of :func:`discards`."""
+    turn or discarding); its discards in the order of :func:`discards`.
+
+    ``ends``: the chance that the hand ends before the player's 0th, 1st, ... next turn
+    (:func:`handfoot.bots.risk.ends_within`; none: no risk counted). A pile that risks
+    more than it is worth (:func:`pile_too_risky`) comes after drawing; where being
+    caught is likely (:func:`rushed`) wild cards are not held back."""
+    if o.phase == "draw" and ends:
+        yield from _draw_wishes(o, ok, ends)
+        return
+    rush = rushed(ends)
     early_ask = (o.phase == "play" and o.rules.going_out.permission and o.in_foot
                  and o.permission is None and 2 < o.hand_len <= ASK_AT)
     for a in wishes(o, ok):
@@ -94,16 +162,33 @@ def patient_wishes(o: Obs, ok: Ok) -> Iterator[Action]:
                 yield from discards(o)
                 return
             yield a
-        elif patient(o, a):
+        elif rush or patient(o, a):
             yield a
 
 
-def decide_patient(o: Obs, ok: Ok, legal: Sequence[Action] = ()) -> Action:
+def _draw_wishes(o: Obs, ok: Ok, ends: Sequence[float]) -> Iterator[Action]:
+    """The heuristic's draw wishes, a pile too risky to take put after the others."""
+    later: list[Action] = []
+    risky: bool | None = None
+    for a in wishes(o, ok):
+        if isinstance(a, TakePile):
+            if risky is None:
+                risky = pile_too_risky(o, ends)
+            if risky:
+                later.append(a)
+                continue
+        yield a
+    yield from later
+
+
+def decide_patient(o: Obs, ok: Ok, legal: Sequence[Action] = (),
+                   ends: Sequence[float] = ()) -> Action:
     """The first patient wish that ``ok`` accepts (else the heuristic's fallback)."""
-    for a in patient_wishes(o, ok):
+    for a in patient_wishes(o, ok, ends):
         if ok(a):
             return a
     return fallback(o, legal)
 
 
-__all__ = ["decide_patient", "patient", "patient_wishes"]
+__all__ = ["POINTS_PER_CARD", "RUSH", "decide_patient", "patient", "patient_wishes",
+           "pile_risk", "pile_too_risky", "rushed"]

@@ -1,4 +1,4 @@
-"""The ``handfoot`` command: variants, rules, replay, score, sim, play and watch."""
+"""The ``handfoot`` command: variants, rules, replay, review, score, sim, play and watch."""
 
 from __future__ import annotations
 
@@ -91,6 +91,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     report = replay(record)
     print(("OK: " if report.ok else "FAILED: ") + report.message)
     return 0 if report.ok else 1
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from handfoot.bots.review import ReviewError, review, review_text
+
+    try:
+        record = load(args.file)
+        if args.worlds < 2 or args.search < 2:
+            raise RecordError("--worlds and --search must be 2 or more")
+        result = review(record, worlds=args.worlds, search=args.search)
+    except (RecordError, ReviewError) as e:
+        print(f"handfoot: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        players = record.get("players")
+        names = [str(p) for p in players] if isinstance(players, list) else []
+        print(review_text(result, names))
+    return 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -254,6 +274,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a game record and check it")
     p.add_argument("file")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("review", help="the hard player's review of a game record: the "
+                       "costliest decisions of each hand")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--worlds", type=int, default=48,
+                   help="sampled worlds to weigh a move against the one preferred (more: "
+                   "steadier figures, slower)")
+    p.add_argument("--search", type=int, default=32,
+                   help="sampled worlds of the hard player's own search at each decision")
+    p.set_defaults(func=cmd_review)
     p = sub.add_parser("score", help="score a hand played at a real table")
     p.add_argument("file")
     p.add_argument("--json", action="store_true")

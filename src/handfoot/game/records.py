@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handfoot.actions import ActionSyntaxError, action_from_json, action_to_json
+from handfoot.actions import Action, ActionSyntaxError, action_from_json, action_to_json
 from handfoot.cards import CardError, card_code, parse_card
 from handfoot.engine import Deal, IllegalAction, full_deck
 from handfoot.game import Game, HandResult
@@ -190,8 +190,14 @@ class ReplayReport:
     deals_verified: int = 0
 
 
-def replay(record: dict[str, Any]) -> ReplayReport:
-    """Re-apply every action of a record and compare the results."""
+#: called by :func:`replay` before each action is applied: (the game, the hand's number,
+#: the action's place in the hand from 0, its seat, the action)
+BeforeAction = Callable[[Game, int, int, int, Action], None]
+
+
+def replay(record: dict[str, Any], before: BeforeAction | None = None) -> ReplayReport:
+    """Re-apply every action of a record and compare the results; ``before``, if
+    given, is called before each action is applied (a review reads the game there)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         return ReplayReport(False, f"this is not a {FORMAT} file")
     if record.get("version") not in VERSIONS:
@@ -263,6 +269,8 @@ def replay(record: dict[str, Any]) -> ReplayReport:
                 seat = entry.get("seat")
                 if not isinstance(seat, int):
                     raise ActionSyntaxError("the action names no seat")
+                if before is not None:
+                    before(game, number, k, seat, action)
                 game.apply(action, seat)
             except (ActionSyntaxError, IllegalAction) as e:
                 return ReplayReport(False, f"{where} ({entry}) is illegal: {e}", game, checked)

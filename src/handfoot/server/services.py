@@ -5,6 +5,7 @@ limits on what one address may create, and the addresses the invites are made wi
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from starlette.datastructures import State
@@ -42,6 +43,8 @@ class Services:
     lobby: Answers = field(default_factory=lambda: Answers(ttl=0.0))
     #: finished games' replay steps (they never change)
     replays: Answers = field(default_factory=lambda: Answers(ttl=600.0, size=2048))
+    #: the finished games whose review this process is working out, by table
+    reviewing: dict[str, asyncio.Task[None]] = field(default_factory=dict)
 
     async def table(self, table_id: str) -> LiveTable:
         """The live table (read from the database if it is not in memory), or a 404."""

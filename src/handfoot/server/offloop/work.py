@@ -29,6 +29,7 @@ import contextlib
 import copyreg
 import dataclasses
 import importlib
+import json
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -62,6 +63,9 @@ DECISION_BUDGET = 10.0
 #: seconds the legal actions shown to a person may take to list
 LISTING_BUDGET = 2.0
 PEOPLE_WORKERS = 2
+#: the finished games' reviews: one worker, below the computer players' priority (a
+#: review takes a core for a minute or more, and no one waits on it to play)
+REVIEW_NICENESS = 15
 #: moves with nothing to choose, asked about one by one when a listing is cut short
 SIMPLE_MOVES = ("draw", "take-upcard", "pick-up-foot", "end-turn", "ask")
 
@@ -290,6 +294,14 @@ def check_record(record: dict[str, Any]) -> tuple[bool, int, str]:
 # server's time in its pools' feeder thread). The same fields, looked up once per class:
 
 
+def review_game(record: dict[str, Any]) -> str:
+    """The hard player's review of a finished game's record, as JSON (``handfoot review
+    --json``; :mod:`handfoot.bots.review`): run in the reviews' worker."""
+    from handfoot.bots.review import review
+
+    return json.dumps(review(record).to_json(), ensure_ascii=False)
+
+
 def _restore(cls: type, values: tuple[Any, ...]) -> Any:
     obj: Any = object.__new__(cls)
     for name, value in zip(_FIELDS[cls], values, strict=True):
@@ -337,6 +349,7 @@ class Work:
         self.budget = budget
         self.bots = Pool(self.bot_workers, niceness=10)
         self.people = Pool(PEOPLE_WORKERS)
+        self.reviews = Pool(1, niceness=REVIEW_NICENESS)
         self.decisions = 0  #: the computer players' moves decided
         self.plans = 0  #: the questions that asked for them (a turn's moves each)
         self.out_of_time = 0
@@ -393,6 +406,13 @@ class Work:
         return await self.run("people", rebuild_logged, rules_toml, seed, secret,
                               list(actions), time_seq)
 
+    async def review(self, record: dict[str, Any]) -> str:
+        """The finished game's review as JSON (:func:`review_game`), in the reviews'
+        worker."""
+        out: str = await self.reviews.call(review_game, record)
+        return out
+
     def close(self) -> None:
         self.bots.close()
         self.people.close()
+        self.reviews.close()

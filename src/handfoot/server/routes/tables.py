@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import logging
 import secrets
 from typing import Any
 
@@ -38,6 +39,8 @@ from handfoot.server.routes.replay import replay_step
 from handfoot.server.routes.rule_sets import rules_of
 from handfoot.server.services import Services, services
 from handfoot.server.storage.store import TableRow
+
+log = logging.getLogger("handfoot.server")
 
 MAX_BODY = 256 * 1024
 LOBBY_PAGE = 50  #: tables on one page of the lobby
@@ -278,10 +281,40 @@ async def api_replay(request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
+async def api_review(request: Request) -> Response:
+    """The hard player's review of a finished game (``handfoot review --json``): worked
+    out once, in the reviews' worker process, and kept with the game. Until it is kept:
+    ``{"status": "working"}`` (asked again later)."""
+    svc = services(request)
+    table = await svc.table(request.path_params["id"])
+    if not table.game.over:
+        raise ApiError("A game is reviewed once it is over.", 403)
+    kept = await asyncio.to_thread(svc.store.review, table.id)
+    if kept is not None:
+        return Response('{"status": "ready", "review": ' + kept + "}",
+                        media_type="application/json")
+    if table.id not in svc.reviewing:
+        task = asyncio.get_running_loop().create_task(_review(svc, table))
+        svc.reviewing[table.id] = task
+        task.add_done_callback(lambda _t: svc.reviewing.pop(table.id, None))
+    return Response('{"status": "working"}', media_type="application/json")
+
+
+async def _review(svc: Services, table: LiveTable) -> None:
+    """Work the review out in a worker and keep it (a failure is logged and forgotten:
+    the next request starts again)."""
+    try:
+        text = await svc.manager.work.review(record_of(table))
+        await asyncio.to_thread(svc.store.save_review, table.id, text)
+    except Exception:
+        log.exception("the review of table %s failed", table.id)
+
+
 routes: list[BaseRoute] = [
     Route("/api/tables", api_tables, methods=["GET", "POST"]),
     Route("/api/play", api_play, methods=["POST"]),
     Route("/api/tables/{id}", api_table),
     Route("/api/tables/{id}/record", api_record),
     Route("/api/tables/{id}/replay", api_replay),
+    Route("/api/tables/{id}/review", api_review),
 ]

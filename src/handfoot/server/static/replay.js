@@ -32,6 +32,53 @@ function replayBoard(r) {
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`).join("");
   return info + `<div class="replay-players">${players}</div><div id="replay-melds" class="replay-melds">${teams}</div>`;
 }
+/**
+ * The hard player's review of the finished game, worked out when first opened (the
+ * server keeps it; asked again every few seconds until it is done): each hand's
+ * costliest decisions in words, each with a button to the step before it.
+ * @param {string} id
+ * @param {(n: number) => any} go
+ * @param {() => string[]} names
+ */
+function offerReview(id, go, names) {
+  if ($("#replay-review")) return;
+  $("#replay-moves-box").insertAdjacentHTML("afterend",
+    '<details id="replay-review" class="replay-review"><summary>The hard player\'s review</summary><div id="replay-review-body" aria-live="polite"></div></details>');
+  let asked = false;
+  $("#replay-review").addEventListener("toggle", () => {
+    if (!asked && $("#replay-review").open) { asked = true; showReview(id, go, names); }
+  });
+}
+/**
+ * @param {string} id
+ * @param {(n: number) => any} go
+ * @param {() => string[]} names
+ */
+async function showReview(id, go, names) {
+  const body = $("#replay-review-body");
+  let r;
+  try { r = await api(`/api/tables/${id}/review`); }
+  catch (e) { body.textContent = /** @type {Error} */ (e).message; return; }
+  if (r.status !== "ready") {
+    body.innerHTML = "<p>The hard player is reviewing this game; its opinion appears here when it is done.</p>";
+    setTimeout(() => showReview(id, go, names), 5000);
+    return;
+  }
+  let start = 0;
+  const parts = r.review.hands.map((/** @type {any} */ h) => {
+    const first = start;
+    start += h.actions;
+    const byIndex = new Map(h.decisions.map((/** @type {any} */ d) => [d.index, d]));
+    const worst = h.costliest.map((/** @type {number} */ i) => byIndex.get(i));
+    const items = worst.map((/** @type {any} */ d) => `<li><button class="review-step" data-step="${first + d.index}">Move ${d.index + 1}</button>
+      <b>${esc(names()[d.seat] || "Seat " + (d.seat + 1))}</b>: ${esc(d.text)}</li>`).join("");
+    return `<h3>Hand ${h.number}</h3>${items ? `<ol class="review-list">${items}</ol>` : "<p>No decision cost anything the hard player could see.</p>"}`;
+  });
+  body.innerHTML = parts.join("") + `<p class="note">Each cost is in expected points, from ${r.review.worlds} or more sampled deals of the cards that player could not see.</p>`;
+  for (const b of body.querySelectorAll(".review-step")) {
+    b.addEventListener("click", () => go(Number(/** @type {HTMLElement} */ (b).dataset.step)));
+  }
+}
 /** @param {string} id */
 export async function showReplay(id) {
   $("#replay").hidden = false;
@@ -39,6 +86,8 @@ export async function showReplay(id) {
   showFair(id, $("#replay .fair"));
   $("#replay-record").href = `/api/tables/${id}/record`;
   let step = 0, total = 0, asked = 0, timer = 0, shown = 0;
+  /** @type {string[]} */
+  let names = [];
   const go = async (/** @type {number} */ n) => {
     step = Math.max(0, total ? Math.min(n, total) : n);  // at once, so quick clicks add up
     const mine = ++asked;
@@ -46,7 +95,7 @@ export async function showReplay(id) {
     try { r = await api(`/api/tables/${id}/replay?step=${step}`); }
     catch (e) { $("#replay-said").textContent = /** @type {Error} */ (e).message; stop(); return; }
     if (mine !== asked) return;  // a later click is on its way
-    step = shown = r.step; total = r.total;
+    step = shown = r.step; total = r.total; names = r.names;
     $("#replay-title").textContent = `Replay: ${r.rules}`;
     $("#replay-step").textContent = `step ${step} of ${total}`;
     $("#replay-slider").max = total; $("#replay-slider").value = step;
@@ -82,4 +131,5 @@ export async function showReplay(id) {
   $("#replay-speed").addEventListener("change", () => { if (timer) play(); });
   $("#replay-slider").addEventListener("change", (/** @type {any} */ e) => go(Number(e.target.value)));
   await go(0);
+  offerReview(id, (/** @type {number} */ n) => { stop(); go(n); }, () => names);
 }

@@ -112,6 +112,14 @@ joined_seats = sa.Table(
     sa.PrimaryKeyConstraint("table_id", "seat"),
 )
 
+#: a finished game's review by the hard player (``handfoot review --json``), once made
+reviews = sa.Table(
+    "reviews", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("review_json", sa.Text, nullable=False),
+    sa.Column("created", sa.DateTime, nullable=False),
+)
+
 #: what the people at a table said: chat lines and quick reactions, in order
 chat_lines = sa.Table(
     "chat_lines", metadata,
@@ -422,7 +430,8 @@ class Store:
         """Remove a table with its log and everything kept beside it."""
         with self.engine.begin() as c:
             for t in (actions, time_calls, waiting_tables, chat_lines,
-                      joined_seats, event_tables, table_players, rated_tables):
+                      joined_seats, event_tables, table_players, rated_tables,
+                      reviews):
                 c.execute(sa.delete(t).where(t.c.table_id == table_id))
             c.execute(sa.delete(tables).where(tables.c.id == table_id))
 
@@ -431,6 +440,22 @@ class Store:
             c.execute(sa.update(tables).where(tables.c.id == table_id)
                       .values(seats_json=json.dumps(seats)))
             self._seats_changed(c, table_id)
+
+    def save_review(self, table_id: str, review_json: str) -> None:
+        """Keep a finished game's review (the first one kept stays)."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(sa.insert(reviews).values(
+                    table_id=table_id, review_json=review_json, created=_now()))
+        except IntegrityError:
+            pass  # another process kept the same review first
+
+    def review(self, table_id: str) -> str | None:
+        """The finished game's review as kept (JSON), or None."""
+        with self.engine.connect() as c:
+            found: str | None = c.execute(sa.select(reviews.c.review_json).where(
+                reviews.c.table_id == table_id)).scalar()
+        return found
 
     def set_result(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as c:
