@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from handfoot.server.testing import ServerProcess
-from pages import SHOTS, state
+from pages import SHOTS, TABLE, state
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see conftest.py)
     from playwright.sync_api import Browser, Page
@@ -154,6 +154,51 @@ def check_phone_layout(page: Page, zones: tuple[str, ...] = ("#stock", "#pile", 
     page.evaluate("window.scrollTo(0, 0)")
 
 
+def in_viewport(page: Page, selector: str) -> bool:
+    """Whether the whole element is on the screen, and not under anything else."""
+    return bool(page.locator(selector).evaluate("""(el) => {
+        const r = el.getBoundingClientRect();
+        if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+            return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return Boolean(hit && el.contains(hit));
+    }"""))
+
+
+def watch_the_computers(page: Page, st: Any) -> int:
+    """Until it is this person's turn again: each computer move, as it comes, is the last
+    move told at the top, on the screen, with the hand on the screen too; returns how many
+    were seen."""
+    seen = 0
+    last_seq = st["seq"]
+    while True:
+        # (the state and the page read at once: the next move may come any moment)
+        now, told = page.evaluate(f"""async () => {{ const s = {TABLE}.table.state;
+            return [s, document.querySelector('#last-move-text').textContent]; }}""")
+        if my_move_or_hand_over(now):
+            return seen
+        if now["seq"] != last_seq and now["log"] and now["log"][0]["seat"] != now["seat"]:
+            last_seq = now["seq"]
+            assert told == now["log"][0]["text"]
+            assert in_viewport(page, "#last-move") and in_viewport(page, "#hand")
+            seen += 1
+        page.wait_for_timeout(15)
+
+
+def both_teams_melds_in_reach(page: Page) -> None:
+    """The opponents' melds one tap away, the hand still on the screen; and back."""
+    page.locator('#views button[data-view="them"]').tap()
+    assert page.locator("#melds .team").nth(1).is_visible()
+    assert not page.locator("#melds .team").first.is_visible()
+    assert in_viewport(page, "#melds .team >> nth=1") and in_viewport(page, "#hand")
+    assert in_viewport(page, "#dock")
+    shot(page, "6-opponents")
+    page.locator('#views button[data-view="moves"]').tap()
+    assert in_viewport(page, "#log li:first-child")
+    page.locator('#views button[data-view="us"]').tap()
+    assert page.locator("#melds .team").first.is_visible()
+
+
 @pytest.mark.slow
 def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
                                                     server: ServerProcess) -> None:
@@ -174,7 +219,8 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
         assert "Your hand is empty" not in page.inner_text("#dock")
         shot(page, "1-choose-stack")
     player = Turns()
-    shots = {"2-your-turn", "3-drawn", "4-meld-open", "5-hand-over"}
+    computer_moves = 0
+    shots = {"2-your-turn", "3-drawn", "4-meld-open", "5-hand-over", "6-opponents"}
     for _ in range(400):
         st = wait_for(page, my_move_or_hand_over)
         if st["waiting"] or st["view"]["game_over"]:
@@ -190,6 +236,8 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
             shots.discard("2-your-turn")
         phone_move(page, st, kind, a)
         new = after(page, st)
+        if kind == "discard" and not new["waiting"]:
+            computer_moves += watch_the_computers(page, new)
         if kind == "draw" and new["fresh"] and "3-drawn" in shots:
             # the cards just drawn are marked in the hand, and the log says so first
             page.wait_for_selector("#hand .card.fresh")
@@ -210,6 +258,11 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
                 shot(page, "4-meld-open")
                 chip.tap()
                 shots.discard("4-meld-open")
+        others = [t for t in new["view"]["teams"] if t is not team]
+        if any(t["melds"] for t in others) and "6-opponents" in shots and not new["waiting"] \
+                and my_move_or_hand_over(new):
+            both_teams_melds_in_reach(page)
+            shots.discard("6-opponents")
     else:
         raise AssertionError("the hand did not end")
     # the end of the hand: who went out, each team's score, item by item, and Next hand
@@ -223,6 +276,7 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
             assert label in text
     if st["last_hand"]["ended_by"] == "out":
         assert "went out" in text
+    assert computer_moves > 0
     check_phone_layout(page, ("#dock", "#end-of-hand"))  # (the next hand's pile: hidden)
     shot(page, "5-hand-over")
     assert st["waiting"] == {"hand": 1, "ready": [], "people": [0]}

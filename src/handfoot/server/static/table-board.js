@@ -53,7 +53,7 @@ export function renderTop() {
     : v.actor === me ? "Your turn" : `${seatLabel(v.actor)}'s turn`.replace("You's", "Your");
   $("#info").innerHTML = `<span class="turn ${v.actor === me && !v.game_over && !s.waiting ? "mine" : ""}">${esc(turn)}</span>
     <span class="this-hand">Hand ${v.hand_number} of ${v.hands_in_game}</span>
-    <span class="this-hand">${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
+    <span class="this-hand to-open">${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
     <span class="totals">${v.totals.map((t, i) => `${i === myTeamIndex() && me !== null ? "Us" : "Team " + (i + 1)} ${t}`).join(" · ")}</span>
     ${s.seeded ? '<span class="seeded" title="Dealt from a seed chosen when the table was set up: whoever chose it can know every card.">Seeded deal: not fair</span>' : ""}`;
   const reason = s.pile_reason;
@@ -93,7 +93,8 @@ function teamHTML(t, melds, opts) {
   const s = current(), me = s.seat, mine = t.team === myTeamIndex() && me !== null;
   const laidOut = !t.opened && melds.length > 0;
   const head = (mine ? "Your team" : "Team " + (t.team + 1)) +
-    (t.opened ? "" : laidOut ? ` (laid out, not down yet: ${t.laid_out_points} of ${t.minimum})` : " (not opened)") +
+    (t.opened ? "" : laidOut ? ` (laid out, not down yet: ${t.laid_out_points} of ${t.minimum})`
+      : t.minimum ? ` (not opened: ${t.minimum} points to open)` : " (not opened)") +
     (t.books_to_go_out ? ` — to go out: ${t.books_to_go_out}` : t.opened ? " — can go out" : "");
   return `<div class="team ${mine ? "mine" : ""}"><h3>${esc(head)}</h3>
     <div class="meld-list">${melds.map((m) => meldHTML(m, t, {

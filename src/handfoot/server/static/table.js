@@ -5,13 +5,13 @@ import { $, cardText, esc } from "./common.js";
 import { showSeal } from "./fair.js";
 import { send } from "./socket.js";
 import {
-  allowHints, askPreview, clearSelection, current, legal, legalKinds, markNewMelds, myTeamView,
+  allowHints, askPreview, clearSelection, current, legal, legalKinds, markNewMelds, myTeamIndex, myTeamView,
   myTurn, receiveState, selectedCodes, selectedKey, setFocus, setPreview, setSort, startAdding,
   stopAdding, table, takeMeldNumber, toggleCard, toggleMeldOpen, typeMeldDigit,
 } from "./state.js";
 import { renderHand, renderMelds, renderOthers, renderTop, seatLabel } from "./table-board.js";
 import {
-  animateArrivals, renderEndOfHand, renderLog, renderRulesWords, showHint, showTurn,
+  animateArrivals, renderEndOfHand, renderLastMove, renderLog, renderRulesWords, showHint, showTurn,
 } from "./table-log.js";
 
 /** @typedef {import("./state.js").Action} Action @typedef {import("./state.js").StateMessage} StateMessage */
@@ -85,6 +85,8 @@ export function render(previous) {
   renderMelds();
   renderHand();
   renderLog();
+  renderLastMove();
+  renderViews(previous);
   renderSheet();
   renderEndOfHand();
   renderActions();
@@ -101,6 +103,44 @@ export function render(previous) {
   const cards = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"));
   if (cards.length && hadFocus) cards[Math.min(table.focus, cards.length - 1)].focus();
   animateArrivals(previous);
+}
+
+// ------------------------------------------------ the board's parts, one at a time on a phone
+/** @param {string} view "us", "them", "moves" or "chat" */
+export function showView(view) {
+  const body = $("#table-body");
+  body.dataset.view = view;
+  for (const b of document.querySelectorAll("#views button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.view === view));
+    if (b.dataset.view === view) b.querySelector(".badge")?.remove();
+  }
+}
+/** @param {string} view @param {string} text a mark on a part not shown (a number, or "new": a dot) */
+export function markView(view, text) {
+  const b = $(`#views button[data-view="${view}"]`);
+  if (!b || $("#table-body").dataset.view === view) return;
+  let badge = b.querySelector(".badge");
+  if (!badge) { badge = document.createElement("span"); badge.className = "badge"; b.appendChild(badge); }
+  badge.classList.toggle("dot", text === "new");
+  badge.innerHTML = text === "new" ? '<span class="sr-only">new</span>' : `${esc(text)}<span class="sr-only"> new</span>`;
+}
+/** The buttons' words (a spectator's: the teams' numbers); a hand over shows its score;
+ * what the other teams laid while their part was not shown is marked.
+ * @param {StateMessage | null | undefined} previous */
+function renderViews(previous) {
+  const s = current();
+  $('#views button[data-view="us"]').firstChild.textContent = s.seat === null ? "Team 1" : "Your team";
+  $('#views button[data-view="them"]').firstChild.textContent = s.seat === null ? "Other teams" : "Opponents";
+  $('#views button[data-view="chat"]').hidden = !$("#chat");
+  if (!$("#end-of-hand").hidden && !(previous && previous.last_hand?.number === s.last_hand?.number)) {
+    showView("us");
+    $("#board").scrollTop = 0;  // the hand's end from its title
+  }
+  const mine = myTeamIndex();
+  const theirs = [...table.newMelds].some((k) => Number(k.split("-")[0]) !== mine);
+  const grew = previous && previous.view.hand_number === s.view.hand_number && s.view.teams.some((t, i) =>
+    t.team !== mine && t.melds.reduce((n, m) => n + m.cards.length, 0) !== previous.view.teams[i].melds.reduce((n, m) => n + m.cards.length, 0));
+  if (theirs || grew) markView("them", "new");
 }
 
 // ---------------------------------------------------------------- prompt and buttons
@@ -282,6 +322,10 @@ export function setUpTable() {
   $("#sort-suit").addEventListener("click", () => sortBy("suit"));
   $("#hint").addEventListener("click", () => { $("#hint-line").hidden = false; $("#hint-line").textContent = "Thinking…"; send({ type: "hint" }); });
   document.addEventListener("keydown", onKey);
+  $("#views").addEventListener("click", (/** @type {MouseEvent} */ e) => {
+    const b = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest("button[data-view]"));
+    if (b) showView(/** @type {string} */ (b.dataset.view));
+  });
   $("#computer").addEventListener("change", (/** @type {any} */ e) => send({ type: "computer", on: e.target.checked }));
   // the hand: a card tapped (not the click that ends a drag), a card with the focus;
   // while hands are chosen, the two stacks
