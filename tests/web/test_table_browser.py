@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -154,15 +154,18 @@ def check_phone_layout(page: Page, zones: tuple[str, ...] = ("#stock", "#pile", 
     page.evaluate("window.scrollTo(0, 0)")
 
 
+#: whether the whole element is on the screen, and not under anything else
+IN_VIEW = """(el) => {
+    const r = el.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+        return false;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return Boolean(hit && el.contains(hit));
+}"""
+
+
 def in_viewport(page: Page, selector: str) -> bool:
-    """Whether the whole element is on the screen, and not under anything else."""
-    return bool(page.locator(selector).evaluate("""(el) => {
-        const r = el.getBoundingClientRect();
-        if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
-            return false;
-        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return Boolean(hit && el.contains(hit));
-    }"""))
+    return bool(page.locator(selector).evaluate(IN_VIEW))
 
 
 def watch_the_computers(page: Page, st: Any) -> int:
@@ -173,16 +176,44 @@ def watch_the_computers(page: Page, st: Any) -> int:
     last_seq = st["seq"]
     while True:
         # (the state and the page read at once: the next move may come any moment)
-        now, told = page.evaluate(f"""async () => {{ const s = {TABLE}.table.state;
-            return [s, document.querySelector('#last-move-text').textContent]; }}""")
+        now, told, top, hand = page.evaluate(f"""async () => {{
+            const s = {TABLE}.table.state, seen = {IN_VIEW}, $ = (q) => document.querySelector(q);
+            return [s, $('#last-move-text').textContent, seen($('#last-move')), seen($('#hand'))];
+        }}""")
         if my_move_or_hand_over(now):
             return seen
         if now["seq"] != last_seq and now["log"] and now["log"][0]["seat"] != now["seat"]:
             last_seq = now["seq"]
             assert told == now["log"][0]["text"]
-            assert in_viewport(page, "#last-move") and in_viewport(page, "#hand")
+            assert top and hand
             seen += 1
         page.wait_for_timeout(15)
+
+
+#: each greyed button's action as the prompt would name it
+PROMPT_WORDS = {"act-draw": "draw", "act-pile": "take the pile", "act-lay": "lay ",
+                "act-go-down": "go down", "act-add": "add ", "act-discard": "discard"}
+
+
+def greyed_buttons_say_why(page: Page, st: Any) -> int:
+    """Every greyed button of the turn has its reason beside it (the server's, from the
+    engine), and the prompt names none of them unless it says how to make it work (select
+    cards); returns how many buttons were greyed."""
+    greyed = page.eval_on_selector_all("#actions button:disabled", """els => els.map((b) => {
+        const why = document.getElementById(b.getAttribute('aria-describedby') || '');
+        return [b.id, why && why.offsetParent ? why.textContent : null]; })""")
+    prompt = page.inner_text("#prompt")
+    team = st["view"]["teams"][st["view"]["players"][st["seat"]]["team"]]
+    # (the warning that taking back short costs points says how to avoid it: "go down")
+    prompt = prompt.replace(team.get("short_warning") or "\0", "").lower()
+    reasons = st.get("reasons") or {}
+    for button, why in greyed:
+        assert why, f"{button} is greyed with no reason beside it"
+        name = button.removeprefix("act-")
+        assert reasons.get(name) and why.endswith(reasons[name]), (button, why, reasons)
+        if reasons[name] != "Select cards first.":
+            assert PROMPT_WORDS.get(button, "?!") not in prompt, (button, prompt)
+    return len(greyed)
 
 
 def both_teams_melds_in_reach(page: Page) -> None:
@@ -199,9 +230,18 @@ def both_teams_melds_in_reach(page: Page) -> None:
     assert page.locator("#melds .team").first.is_visible()
 
 
+@pytest.fixture
+def paced_server(sqlite_url: str) -> Iterator[ServerProcess]:
+    """A server whose computers wait a moment before each move (as they do when served:
+    a person sees each one), short enough for a test."""
+    with ServerProcess(sqlite_url, bot_delay=0.05) as s:
+        yield s
+
+
 @pytest.mark.slow
 def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
-                                                    server: ServerProcess) -> None:
+                                                    paced_server: ServerProcess) -> None:
+    server = paced_server
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                   is_mobile=True, device_scale_factor=1,
                                   reduced_motion="reduce")
@@ -219,13 +259,14 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
         assert "Your hand is empty" not in page.inner_text("#dock")
         shot(page, "1-choose-stack")
     player = Turns()
-    computer_moves = 0
+    computer_moves = greyed = 0
     shots = {"2-your-turn", "3-drawn", "4-meld-open", "5-hand-over", "6-opponents"}
     for _ in range(400):
         st = wait_for(page, my_move_or_hand_over)
         if st["waiting"] or st["view"]["game_over"]:
             break
         kind, a = player.choose(st)
+        greyed += greyed_buttons_say_why(page, st)
         if kind == "draw" and "2-your-turn" in shots:
             assert page.title().startswith("● Your turn")
             assert page.inner_text("#prompt").startswith("Draw from the stock")
@@ -276,7 +317,7 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
             assert label in text
     if st["last_hand"]["ended_by"] == "out":
         assert "went out" in text
-    assert computer_moves > 0
+    assert computer_moves > 0 and greyed > 0
     check_phone_layout(page, ("#dock", "#end-of-hand"))  # (the next hand's pile: hidden)
     shot(page, "5-hand-over")
     assert st["waiting"] == {"hand": 1, "ready": [], "people": [0]}

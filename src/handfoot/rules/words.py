@@ -28,6 +28,14 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def book_words(rules: Rules) -> dict[str, str]:
+    """What the rule set's sheet calls a book and its kinds, for the table page's melds:
+    {"book": "canasta", "clean": "red canasta", "dirty": "black canasta", ...}."""
+    w = rules.words
+    return {"book": w.book, **{kind: w.name(kind) for kind in
+                               ("clean", "dirty", "wild", "sequence", "red-sevens")}}
+
+
 def rules_in_words(rules: Rules) -> list[str]:
     """What opens, the pile, the melds, books to go out, the scores: one sentence each."""
     return [_players(rules), _deal(rules), _turn(rules), _opening(rules), *_pile(rules),

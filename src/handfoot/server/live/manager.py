@@ -30,6 +30,7 @@ from handfoot.engine import IllegalAction
 from handfoot.server.diagnostics import cpu, metrics
 from handfoot.server.live.messages import Broadcast
 from handfoot.server.live.outbox import Connection
+from handfoot.server.live.reasons import reasons
 from handfoot.server.live.table import LiveTable, default_level, time_notice
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
 from handfoot.server.offloop.work import Work, make_game
@@ -434,8 +435,10 @@ class Manager:
         except IllegalAction as e:
             ok, message = False, str(e)
         opened = game.hand.opened[team]
+        selected = action.cards if isinstance(action, LayMeld | AddToMeld) else ()
         return {"type": "preview", "ok": ok, "message": message, "value": value,
-                "minimum": None if opened else game.hand.minimums[team]}
+                "minimum": None if opened else game.hand.minimums[team],
+                "reasons": {} if table.paused else reasons(game, seat, selected)}
 
     async def broadcast(self, table: LiveTable, only: Connection | None = None) -> None:
         """Queue each connection's state (the seat to act gets its legal actions:

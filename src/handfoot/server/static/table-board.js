@@ -72,20 +72,25 @@ export function renderOthers() {
       ? `<button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
 }
 
+/** The book a meld is on its way to, in the rule set's words ("black canasta").
+ * @param {Meld} m */
+function goal(m) {
+  const w = table.bookWords;
+  return (m.kind === "wild" ? w.wild : m.kind === "sequence" ? w.sequence : m.wilds ? w.dirty : w.clean) || w.book;
+}
 // a meld as a chip (rank, count, clean or dirty) that opens with a tap to show its cards
 /** @param {Meld} m @param {Team} t @param {{target: boolean, laidOut: boolean, takeBack: boolean}} opts */
 function meldHTML(m, t, opts) {
   const key = `${t.team}-${m.index}`;
   const open = table.openMelds.has(key);
-  const state = m.complete ? (m.book_name || m.book || "book") : (m.wilds ? "dirty" : "clean");
   const cls = ["meld", m.complete ? "book" : "", m.wilds ? "dirty" : "clean", opts.target ? "target" : "",
     opts.laidOut ? "laid-out" : "", open ? "open" : "", table.newMelds.has(key) ? "appear" : ""].join(" ");
   // a complete book shows its rank's card (opened, all of them)
   const shown = m.complete && !open ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards;
   const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : "";
   return `<div class="${cls}" data-meld="${m.index}" data-team="${t.team}" data-key="${key}">
-    <button class="chip" type="button" aria-expanded="${open}" aria-label="Meld ${m.index + 1}: ${esc(m.label)}, ${plural(m.cards.length, "card")}, ${esc(state)}${opts.target ? "; select cards and tap to add" : ""}">
-      <b>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}</span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || "book") : `${state}, ${m.needs} more`)}</span></button>
+    <button class="chip" type="button" aria-expanded="${open}">
+      <b><span class="sr-only">Meld </span>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}<span class="sr-only"> cards</span></span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || table.bookWords[m.book || ""] || table.bookWords.book) : `${m.needs} more to a ${goal(m)}`)}</span>${opts.target ? '<span class="sr-only">; select cards and tap to add</span>' : ""}</button>
     <span class="cards">${shown.map((c) => cardHTML(c, "small", `role="img" aria-label="${cardName(c)}"`)).join("")}${shown.length < m.cards.length ? `<span class="more">+${m.cards.length - shown.length}</span>` : ""}</span>${takeBack}</div>`;
 }
 /** @param {Team} t @param {Meld[]} melds @param {{canAdd: boolean, takeBack: Set<number>}} opts */

@@ -6,7 +6,7 @@ import { showSeal } from "./fair.js";
 import { send } from "./socket.js";
 import {
   allowHints, askPreview, clearSelection, current, legal, legalKinds, markNewMelds, myTeamIndex, myTeamView,
-  myTurn, receiveState, selectedCodes, selectedKey, setFocus, setPreview, setSort, startAdding,
+  myTurn, reasons, receiveState, selectedCodes, setBookWords, selectedKey, setFocus, setPreview, setSort, startAdding,
   stopAdding, table, takeMeldNumber, toggleCard, toggleMeldOpen, typeMeldDigit,
 } from "./state.js";
 import { renderHand, renderMelds, renderOthers, renderTop, seatLabel } from "./table-board.js";
@@ -31,7 +31,7 @@ export function receive(m) {
   }
   else if (m.type === "preview") { showPreview(m); }
   else if (m.type === "notice") { showNotice(m.message); }
-  else if (m.type === "hello") { renderRulesWords(m.rules_words); allowHints(m.hint !== false); }
+  else if (m.type === "hello") { renderRulesWords(m.rules_words); allowHints(m.hint !== false); setBookWords(m.book_words); }
   else if (m.type === "hint") { showHint(m); }
 }
 /** An action for the engine. @param {Action} action */
@@ -54,15 +54,19 @@ function smallestMeld() {
   return sizes.length ? Math.min(...sizes) : 3;
 }
 // a preview is asked for only when the selection could be a meld: one card to discard shows none
+// (any selection is asked about on the person's turn to play: the server's word says why
+// each greyed button is greyed with these cards)
 function requestPreview() {
   askPreview(selectedKey());
-  if (!myTurn() || table.selected.size < smallestMeld()) { $("#preview").textContent = ""; renderActions(); return; }
+  if (table.selected.size < smallestMeld()) $("#preview").textContent = "";
+  if (!myTurn() || !table.selected.size || current().view.phase !== "play") { renderActions(); return; }
+  renderActions();
   send({ type: "preview", action: meldAction() });
 }
 /** @param {import("./state.js").Preview} p */
 function showPreview(p) {
-  if (table.selected.size < smallestMeld()) { $("#preview").textContent = ""; return; }
   setPreview(p);
+  if (table.selected.size < smallestMeld()) { $("#preview").textContent = ""; renderActions(); return; }
   const of = Boolean(p.minimum);  // (an opening of any points has no "of")
   let t = of ? `${p.value} of ${p.minimum}` : `${p.value} points`;
   const opening = p.minimum !== null && p.minimum !== undefined;  // not gone down yet
@@ -86,9 +90,9 @@ export function render(previous) {
   renderHand();
   renderLog();
   renderLastMove();
-  renderViews(previous);
   renderSheet();
   renderEndOfHand();
+  renderViews(previous);
   renderActions();
   showNotice(s.notice);
   showSeal(s);
@@ -97,7 +101,7 @@ export function render(previous) {
   $("#computer").checked = s.seat !== null && s.seats[s.seat].computer;
   $("#status").textContent = s.seat === null ? "watching" : "";
   $("#hint").hidden = s.seat === null || table.hintAllowed === false;
-  $("#hint").disabled = !myTurn();
+  $("#hint").hidden = $("#hint").hidden || !myTurn();  // (a hint is about this person's turn)
   $("#hand-tools").hidden = s.seat === null || (v.phase === "choose" && !v.hand.length);
   document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + table.sort)));
   const cards = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"));
@@ -144,6 +148,11 @@ function renderViews(previous) {
 }
 
 // ---------------------------------------------------------------- prompt and buttons
+/** Words joined as a person says them: "a, b or c". @param {string[]} parts */
+function orList(parts) { return parts.length < 2 ? parts.join("") : parts.slice(0, -1).join(", ") + (parts.length > 2 ? "," : "") + " or " + parts[parts.length - 1]; }
+/** @param {string} t */
+const sentence = (t) => t ? t[0].toUpperCase() + t.slice(1) + "." : "";
+// the prompt names only what the engine allows now (what it does not: greyed, with why)
 function promptText() {
   const s = current(), v = s.view, kinds = legalKinds(), sel = selectedCodes();
   if (s.seat === null) return v.game_over ? "The game is over." : `You are watching. ${seatLabel(v.actor)} to play.`;
@@ -156,18 +165,33 @@ function promptText() {
   }
   if (kinds.has("choose-hand")) return "Choose which stack to take as your hand.";
   if (kinds.has("answer")) return "Your partner asks to go out. May they?";
-  if (v.phase === "draw") return kinds.has("take-pile") ? "Draw from the stock, or take the pile." : kinds.has("take-upcard") ? "Draw from the stock, or take the upcard." : "Draw from the stock.";
   if (kinds.has("pick-up-foot") && !v.hand.length) return "Your hand is played out: pick up your foot.";
-  if (sel.length === 1 && kinds.has("discard")) {
-    const ok = legal().some((a) => a.type === "discard" && a.card === sel[0]);
-    return ok ? `Discard ${cardText(sel[0])} to end your turn, or select more cards to meld.` : `Select more cards to meld with ${cardText(sel[0])}.`;
+  if (v.phase === "draw") {
+    return sentence(orList([kinds.has("draw") ? "draw from the stock" : "", kinds.has("take-pile") ? "take the pile" : "",
+      kinds.has("take-upcard") ? "take the upcard" : "", kinds.has("pick-up-foot") ? "pick up your foot" : "",
+      kinds.has("take-back") ? "take back the melds you laid out" : ""].filter(Boolean)));
   }
-  if (sel.length > 1) return table.preview && table.preview.ok ? "Lay them down, or add them to a meld." : "Choose cards that make a meld, or one card to discard.";
-  const team = myTeamView();
-  if (kinds.has("go-down")) return "Go down with the melds you laid out, lay out more, or take them back.";
-  if (!team.opened) return `Lay out melds for your opening (${team.laid_out_points} of ${team.minimum}), or choose a card to discard.`;
-  if (!kinds.has("discard") && kinds.has("end-turn")) return "Lay down, add to your melds, or end your turn.";
-  return "Lay down, add to your melds, or choose a card to discard.";
+  const team = myTeamView(), lay = team.opened ? "lay down" : "lay out";
+  const discardOk = (/** @type {string} */ c) => legal().some((a) => a.type === "discard" && a.card === c);
+  const addOk = legal().some((a) => a.type === "add" && (a.cards || []).every((c) => sel.includes(c)) && (a.cards || []).length === sel.length);
+  if (sel.length === 1) {
+    const c = cardText(sel[0]);
+    if (discardOk(sel[0])) return `Discard ${c} to end your turn, or ${addOk ? "add it to a meld" : "select more cards to meld"}.`;
+    return addOk ? `Add ${c} to a meld, or select more cards.` : `Select more cards to meld with ${c}.`;
+  }
+  if (sel.length > 1) {
+    const layOk = table.preview && table.preview.ok && table.previewKey === selectedKey();
+    const can = [layOk ? `${lay} these cards` : "", addOk ? "add them to a meld" : ""].filter(Boolean);
+    return can.length ? sentence(orList(can)) : "These cards cannot go down together (why: under the buttons). Select others.";
+  }
+  const opening = team.opened || !team.melds.length ? "" : team.minimum ? ` Your opening so far: ${team.laid_out_points} of ${team.minimum} points.`
+    : team.melds.length ? ` Your opening so far: ${team.laid_out_points} points (any points open).` : "";
+  const can = [kinds.has("go-down") ? "go down with the melds you laid out" : "",
+    kinds.has("meld") ? (team.opened ? "lay down melds" : "lay out melds") : "", kinds.has("add") ? "add to your melds" : "",
+    kinds.has("take-back") ? "take back a meld" : "", kinds.has("discard") ? "choose a card to discard" : "",
+    kinds.has("pick-up-foot") ? "pick up your foot" : "", kinds.has("ask") ? "ask to go out" : "",
+    kinds.has("end-turn") ? "end your turn" : ""].filter(Boolean);
+  return sentence(orList(can)) + opening;
 }
 /** @param {string} id @param {string} label @param {boolean} enabled @param {() => void} fn */
 function button(id, label, enabled, fn) { return { id, label, enabled, fn }; }
@@ -189,11 +213,11 @@ function renderActions() {
     if (!pressed) btns.push(button("next-hand", "Next hand (N)", true, nextHand));
   }
   if (mine && v.phase === "play") {
-    const down = myTeamView().opened;
+    const team = myTeamView(), down = team.opened;
     const layOk = sel.length > 0 && table.preview && table.preview.ok && table.previewKey === selectedKey();
-    // the three buttons of a turn stay in their places, enabled when the engine allows them
+    // the buttons of a turn stay in their places, enabled when the engine allows them
     btns.push(button("lay", down ? "Lay down (L)" : "Lay out (L)", Boolean(layOk), () => act(meldAction())));
-    if (kinds.has("go-down")) btns.push(button("go-down", "Go down (O)", true, () => act({ type: "go-down" })));
+    if (kinds.has("go-down") || (!down && team.melds.length)) btns.push(button("go-down", "Go down (O)", kinds.has("go-down"), () => act({ type: "go-down" })));
     const addOk = legal().some((a) => a.type === "add" && (a.cards || []).every((c) => sel.includes(c)));
     btns.push(button("add", "Add to meld (A)", addOk, () => { startAdding(); showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
     const discardOk = sel.length === 1 && legal().some((a) => a.type === "discard" && a.card === sel[0]);
@@ -206,9 +230,18 @@ function renderActions() {
     btns.push(button("yes", "Yes, go out (Y)", true, () => act({ type: "answer", yes: true })));
     btns.push(button("no", "No, not yet (N)", true, () => act({ type: "answer", yes: false })));
   }
-  const box = $("#actions");
+  drawButtons(btns);
+  if (!kinds.has("take-pile")) $("#pile-options").innerHTML = "";
+}
+/** The buttons, and under them why each greyed one is greyed (the engine's words, from the
+ * server), each button described by its reason.
+ * @param {{id: string, label: string, enabled: boolean, fn: () => void}[]} btns */
+function drawButtons(btns) {
+  const box = $("#actions"), why = reasons();
   const focused = document.activeElement && document.activeElement.id;
   box.innerHTML = "";
+  /** @type {Map<string, {ids: string[], names: string[]}>} the buttons greyed for each reason */
+  const lines = new Map();
   for (const b of btns) {
     const el = document.createElement("button");
     el.id = "act-" + b.id; el.disabled = !b.enabled;
@@ -216,12 +249,21 @@ function renderActions() {
     const key = b.label.match(/^(.*?)( \([A-Z]\))$/);
     if (key) { el.textContent = key[1]; el.insertAdjacentHTML("beforeend", `<span class="key">${key[2]}</span>`); }
     else el.textContent = b.label;
+    const reason = why[b.id === "pile" ? "pile" : b.id];
+    if (!b.enabled && reason) {
+      const line = lines.get(reason) || { ids: [], names: [] };
+      line.ids.push(b.id); line.names.push(key ? key[1] : b.label);
+      lines.set(reason, line);
+    }
     el.addEventListener("click", b.fn);
     box.appendChild(el);
   }
+  // one line for each reason, naming the buttons it greys ("Lay out, Discard: Select cards first.")
+  $("#why-not").innerHTML = [...lines].map(([reason, line]) =>
+    `<li id="why-${line.ids[0]}"><b>${esc(line.names.join(", "))}:</b> ${esc(reason)}</li>`).join("");
+  for (const [, line] of lines) for (const id of line.ids) $("#act-" + id).setAttribute("aria-describedby", "why-" + line.ids[0]);
   if (focused && focused.startsWith("act-") && $("#" + focused)) $("#" + focused).focus();
   box.hidden = !btns.length;
-  if (!kinds.has("take-pile")) $("#pile-options").innerHTML = "";
 }
 /** A card of the hand tapped: selected, or no longer. @param {number} i */
 function toggle(i) {
