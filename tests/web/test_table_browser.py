@@ -610,3 +610,31 @@ def test_the_hand_sorted_by_suit_and_rearranged_by_dragging(
         raise AssertionError("no card was dragged onto a meld")
     assert not errors, errors
     page.close()
+
+
+# ------------------------------------------------------------ going out told
+def test_going_out_where_the_hand_goes_on_is_told(browser: Browser,
+                                                  paced_server: ServerProcess) -> None:
+    """texas-good-sam: going out does not end the hand. Whoever watches is told who went
+    out, that the hand goes on until the stock is drawn, and (a tap away) why."""
+    server = paced_server
+    made = server.post("/api/tables", {"rules": "texas-good-sam", "seed": 4,
+                                       "seats": [{"kind": "bot", "level": "medium"}] * 4})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + f"/table/{made['id']}")
+    st = wait_for(page, lambda s: s["went_out"] is not None or s["view"]["phase"] == "over",
+                  timeout=120)
+    page.wait_for_selector("#banner:not([hidden])")
+    who = st["went_out"]
+    assert who is not None and st["view"]["phase"] != "over"
+    text = page.inner_text("#banner")
+    assert f"Computer {who + 1} went out." in text
+    assert "The hand goes on until the stock has been drawn." in text
+    page.click("#banner summary")
+    assert "going out does not end the hand" in page.inner_text("#banner")
+    shot(page, "7-went-out")
+    assert in_viewport(page, "#banner")
+    assert not errors, errors
+    page.close()

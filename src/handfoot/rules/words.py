@@ -36,6 +36,17 @@ def book_words(rules: Rules) -> dict[str, str]:
                                ("clean", "dirty", "wild", "sequence", "red-sevens")}}
 
 
+def going_on(rules: Rules) -> str | None:
+    """Where going out does not end the hand: that play goes on, and why (None where
+    going out ends it)."""
+    if rules.going_out.hand_ends != "stock-drawn":
+        return None
+    bonus = "" if rules.scores.going_out else ", and going out earns no bonus"
+    return ("In these rules going out does not end the hand: play goes on until the stock "
+            f"has been drawn, so that every card laid down still scores{bonus}. A player "
+            "who went out draws again on their next turn.")
+
+
 def rules_in_words(rules: Rules) -> list[str]:
     """What opens, the pile, the melds, books to go out, the scores: one sentence each."""
     return [_players(rules), _deal(rules), _turn(rules), _opening(rules), *_pile(rules),

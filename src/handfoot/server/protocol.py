@@ -179,6 +179,7 @@ class HelloOut(TypedDict):
     process: str  #: the server process serving this socket
     rules_words: list[str]  #: "This table's rules" in plain words
     book_words: dict[str, str]  #: "book" and its kinds in the rule set's words ("canasta")
+    going_on: str | None  #: where going out does not end the hand: that play goes on, why
     hint: bool  #: hints are offered (off at a club event's tables)
 
 
@@ -206,6 +207,7 @@ class StateOut(TypedDict):
     reasons: dict[str, str]  #: the seat to act's greyed buttons, each with the engine's why
     final_melds: list[list[dict[str, Any]]] | None
     waiting: dict[str, Any] | None  #: between hands: who is ready
+    went_out: int | None  #: the first seat to go out in this hand (where play goes on)
 
 
 class PongOut(TypedDict):

@@ -218,6 +218,8 @@ class Broadcast:
             "waiting": ({"hand": table.moves.paused_after,
                          "ready": sorted(table.moves.ready),
                          "people": sorted(table.people())} if table.paused else None),
+            # who went out first in the hand, where going out does not end it
+            "went_out": game.hand.went_out,
         }
         return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS)
 

@@ -138,6 +138,7 @@
  * @property {Record<string, string>} [reasons] the greyed buttons of this seat's turn
  *   ("draw", "pile", "lay", "add", "discard", "go-down"), each with the engine's why
  * @property {Meld[][] | null} final_melds each team's melds when the last hand ended
+ * @property {number | null} [went_out] the first seat to go out in this hand (where play goes on)
  * @property {{hand: number, ready: number[], people: number[]} | null} waiting
  *   between hands: who pressed "Next hand", and who is looked for
  */
@@ -160,6 +161,7 @@
  * @property {StateMessage | null} state the last state message
  * @property {boolean} hintAllowed
  * @property {Record<string, string>} bookWords the rule set's words for its books
+ * @property {string | null} goingOn where going out does not end the hand: that play goes on, and why
  * @property {Set<number>} selected indices into the hand (as sent) of the selected cards
  * @property {number} focus the position in the hand as shown of the card with the focus
  * @property {number[]} order the hand's indices in the order shown
@@ -184,7 +186,7 @@ const savedSort = localStorage.getItem("hf-sort") || "rank";
 /** @type {TableClient} */
 export const table = {
   id: null, token: null, state: null, hintAllowed: true,
-  bookWords: { book: "book", clean: "clean book", dirty: "dirty book" },
+  bookWords: { book: "book", clean: "clean book", dirty: "dirty book" }, goingOn: null,
   selected: new Set(), focus: 0, order: [], ownOrder: [],
   sort: /** @type {"rank" | "suit" | "own"} */ (SORTS.includes(savedSort) ? savedSort : "rank"),
   dragged: false, addMode: false, addNum: 0, preview: null, previewKey: "",
@@ -202,6 +204,8 @@ export function openTable(id, token) { table.id = id; table.token = token; }
 export function allowHints(allowed) { table.hintAllowed = allowed; }
 /** @param {Record<string, string> | undefined} words */
 export function setBookWords(words) { if (words) table.bookWords = words; }
+/** @param {string | null | undefined} text */
+export function setGoingOn(text) { table.goingOn = text || null; }
 /** Why each greyed button of this turn is greyed: the server's word on the cards
  * selected, where it has come, else on the turn as it stands. @returns {Record<string, string>} */
 export function reasons() {

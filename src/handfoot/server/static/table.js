@@ -6,7 +6,7 @@ import { showSeal } from "./fair.js";
 import { send } from "./socket.js";
 import {
   allowHints, askPreview, clearSelection, current, legal, legalKinds, markNewMelds, myTeamIndex, myTeamView,
-  myTurn, reasons, receiveState, selectedCodes, setBookWords, selectedKey, setFocus, setPreview, setSort, startAdding,
+  myTurn, reasons, receiveState, selectedCodes, setBookWords, setGoingOn, selectedKey, setFocus, setPreview, setSort, startAdding,
   stopAdding, table, takeMeldNumber, toggleCard, toggleMeldOpen, typeMeldDigit,
 } from "./state.js";
 import { renderHand, renderMelds, renderOthers, renderTop, seatLabel } from "./table-board.js";
@@ -31,7 +31,7 @@ export function receive(m) {
   }
   else if (m.type === "preview") { showPreview(m); }
   else if (m.type === "notice") { showNotice(m.message); }
-  else if (m.type === "hello") { renderRulesWords(m.rules_words); allowHints(m.hint !== false); setBookWords(m.book_words); }
+  else if (m.type === "hello") { renderRulesWords(m.rules_words); allowHints(m.hint !== false); setBookWords(m.book_words); setGoingOn(m.going_on); }
   else if (m.type === "hint") { showHint(m); }
 }
 /** An action for the engine. @param {Action} action */
@@ -95,6 +95,7 @@ export function render(previous) {
   renderViews(previous);
   renderActions();
   showNotice(s.notice);
+  showGoneOut();
   showSeal(s);
   showTurn();
   $(".computer-toggle").hidden = s.seat === null;
@@ -107,6 +108,20 @@ export function render(previous) {
   const cards = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"));
   if (cards.length && hadFocus) cards[Math.min(table.focus, cards.length - 1)].focus();
   animateArrivals(previous);
+}
+
+/** Where going out does not end the hand: who went out, that the hand goes on, and why. */
+function showGoneOut() {
+  const s = current(), v = s.view, box = $("#banner"), who = s.went_out;
+  const on = who !== null && who !== undefined && v.phase !== "over" && !s.waiting && !v.game_over;
+  box.hidden = !on;
+  if (!on) { box.innerHTML = ""; return; }
+  const name = seatLabel(who);
+  const key = `${v.hand_number}-${who}`;
+  if (box.dataset.key === key) return;  // (drawn once: an open "Why?" stays open)
+  box.dataset.key = key;
+  box.innerHTML = `<p class="gone-out"><b>${esc(name)} went out.</b> The hand goes on until the stock has been drawn.</p>` +
+    (table.goingOn ? `<details><summary>Why?</summary><p>${esc(table.goingOn)}</p></details>` : "");
 }
 
 // ------------------------------------------------ the board's parts, one at a time on a phone
@@ -167,6 +182,7 @@ function promptText() {
   if (kinds.has("answer")) return "Your partner asks to go out. May they?";
   if (kinds.has("pick-up-foot") && !v.hand.length) return "Your hand is played out: pick up your foot.";
   if (v.phase === "draw") {
+    if (!v.hand.length && s.went_out === s.seat && kinds.has("draw")) return "You went out; the hand goes on: draw from the stock to play on.";
     return sentence(orList([kinds.has("draw") ? "draw from the stock" : "", kinds.has("take-pile") ? "take the pile" : "",
       kinds.has("take-upcard") ? "take the upcard" : "", kinds.has("pick-up-foot") ? "pick up your foot" : "",
       kinds.has("take-back") ? "take back the melds you laid out" : ""].filter(Boolean)));
