@@ -361,9 +361,8 @@ def key_move(page: Page, st: Any, kind: str, a: Any) -> None:
         page.keyboard.press(keys[kind])
     elif kind == "choose-hand":
         page.keyboard.press(str(a["stack"] + 1))
-    elif kind == "take-back":
-        page.locator(f'#melds button.take-back[data-meld="{a["meld"]}"]').focus()
-        page.keyboard.press("Enter")
+    elif kind == "take-back":  # B: the last meld laid out
+        page.keyboard.press("b")
     elif kind == "meld":
         key_select(page, a["cards"])
         page.wait_for_selector("#act-lay:not([disabled])")
@@ -637,4 +636,153 @@ def test_going_out_where_the_hand_goes_on_is_told(browser: Browser,
     shot(page, "7-went-out")
     assert in_viewport(page, "#banner")
     assert not errors, errors
+    page.close()
+
+
+# ------------------------------------------------- sizes, access, focus, keys
+#: what is too small on the page for a finger or an older eye: controls under 44 px tall
+#: (a checkbox inside its label counts as the label), text under 14 px; and its width
+TOO_SMALL = """() => {
+  const seen = (e) => e.offsetParent !== null;
+  const name = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + String(e.className))
+    + ' ' + (e.textContent || e.value || '').trim().slice(0, 24);
+  const targets = [...document.querySelectorAll(
+      'a[href], button, select, input, textarea, summary, [role=button]')]
+    .filter(seen).filter((e) => !(e.matches('input[type=checkbox], input[type=radio]')
+                                  && e.closest('label')))
+    .map((e) => [e.closest('label') && e.matches('input') ? e.closest('label') : e, e])
+    .filter(([box]) => box.getBoundingClientRect().height < 44)
+    .map(([, e]) => name(e) + ' ' + Math.round(e.getBoundingClientRect().height));
+  const text = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!walk.currentNode.textContent.trim() || !el || !seen(el)
+        || el.closest('.sr-only, .visually-hidden')) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 14) text.push(name(el) + ' ' + size + 'px');
+  }
+  return {targets: [...new Set(targets)], text: [...new Set(text)],
+          width: document.documentElement.scrollWidth};
+}"""
+
+
+def sized_for_a_phone(page: Page, where: str) -> None:
+    """At 390 px wide: every control 44 px tall, no text under 14 px, nothing wider."""
+    found = page.evaluate(TOO_SMALL)
+    assert found == {"targets": [], "text": [], "width": 390}, (where, found)
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page that is serious or critical."""
+    from axe_playwright_python.sync_playwright import Axe
+    found = Axe().run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def send_action(page: Page, action: Any) -> None:
+    """An action sent as the page sends it (to reach a table in the middle of a game)."""
+    page.evaluate("async (a) => (await import('/static/socket.js')).send("
+                  "{type: 'action', action: a})", action)
+
+
+def play_until(page: Page, done: Callable[[Any], bool], limit: int = 300) -> Any:
+    """The person's moves made by a simple player until ``done(state)`` on their turn."""
+    player = Turns()
+    for _ in range(limit):
+        st = wait_for(page, my_move_or_hand_over)
+        assert not st["waiting"], "the hand ended first"
+        if done(st):
+            return st
+        send_action(page, player.choose(st)[1])
+        after(page, st)
+    raise AssertionError("never came")
+
+
+def melds_on_both_sides(st: Any) -> bool:
+    return all(t["melds"] for t in st["view"]["teams"]) and any(
+        e["seat"] != st["seat"] for e in st["log"])
+
+
+def test_a_table_mid_game_is_sized_for_a_phone_and_accessible(
+        browser: Browser, server: ServerProcess) -> None:
+    """After computer moves, with melds on the table: at 390 px every control is 44 px
+    tall and no text is under 14 px; axe-core finds nothing serious at either size;
+    the focus stays at the table after an action; Take back has a key."""
+    made = server.post("/api/tables", {"rules": "classic", "seed": 8, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "medium"}] * 3]})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    st = play_until(page, lambda s: melds_on_both_sides(s) and s["view"]["phase"] == "draw")
+    sized_for_a_phone(page, "table")
+    page.click("#top summary")  # the settings: card size, four colours, sound
+    sized_for_a_phone(page, "table settings")
+    page.click("#top summary")
+    problems = {}
+    for view in ("them", "moves", "us"):
+        page.click(f'#views button[data-view="{view}"]')
+        problems[f"table {view} at 390"] = serious_violations(page)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    problems["table at 1280"] = serious_violations(page)
+    assert {k: v for k, v in problems.items() if v} == {}
+    shot(page, "8-mid-game")
+    # the focus stays at the table: Draw pressed with the keyboard, then the turn goes on
+    page.focus("#act-draw")
+    page.keyboard.press("Enter")
+    st = after(page, st)
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.closest('#table') !== null"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    assert not errors, errors
+    context.close()
+
+
+def test_take_back_has_a_key(browser: Browser, server: ServerProcess) -> None:
+    """A meld laid out for the opening is taken back with B (the last one laid out)."""
+    made = server.post("/api/tables", {"rules": "classic", "seed": 5, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "easy"}] * 3]})
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    st = play_until(page, lambda s: s["view"]["phase"] == "play" and any(
+        a["type"] == "meld" for a in s["legal"]) and not s["view"]["teams"][0]["opened"])
+    send_action(page, next(a for a in st["legal"] if a["type"] == "meld"))
+    st = after(page, st)
+    page.wait_for_selector("#melds button.take-back")
+    assert page.get_attribute("#melds button.take-back", "aria-keyshortcuts") == "B"
+    page.keyboard.press("b")
+    st = after(page, st)
+    assert st["log"][0]["text"].startswith("You took back"), st["log"][0]
+    assert not st["view"]["teams"][0]["melds"]
+    page.close()
+
+
+def test_the_lobby_and_club_pages_are_sized_for_a_phone(browser: Browser,
+                                                        server: ServerProcess) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/")
+    page.wait_for_selector("#new-rules option", state="attached")
+    page.click("#house > summary")
+    page.click("#group-pile > summary")
+    sized_for_a_phone(page, "lobby")
+    made = page.request.post(server.base + "/api/events", data={
+        "name": "Autumn Samboree", "rules": "classic", "rounds": 2, "password": "secret1"})
+    key = made.json()["key"]
+    page.request.post(server.base + f"/api/events/{key}/players", data={
+        "csv": "name,chapter\n" + "".join(f"Player {i},Club {i % 2}\n" for i in range(8))})
+    page.request.post(server.base + f"/api/events/{key}/draw", data={"round": 1, "seed": 3})
+    page.goto(server.base + "/events")
+    page.wait_for_selector("text=Autumn Samboree")
+    sized_for_a_phone(page, "events")
+    page.goto(server.base + f"/events/{key}")
+    page.wait_for_selector("#pub-name:has-text('Autumn Samboree')")
+    sized_for_a_phone(page, "event")
+    page.goto(server.base + f"/events/{key}/organiser")
+    page.wait_for_selector("#org-name:has-text('Autumn Samboree')")
+    sized_for_a_phone(page, "organiser")
     page.close()

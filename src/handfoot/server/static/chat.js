@@ -23,7 +23,7 @@ function build() {
   // in the side column beside the move log, above the hand and its buttons (kept at the bottom)
   ($("#side") || $("#table")).insertAdjacentHTML("beforeend", `<section id="chat" class="chat" aria-labelledby="chat-title">
     <h2 id="chat-title">Chat at the table <span id="chat-unread" class="unread"></span></h2>
-    <div id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages"></div>
+    <div id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages" tabindex="0"></div>
     <div id="chat-reactions" class="chat-reactions" role="group" aria-label="Quick reactions"></div>
     <form id="chat-form" class="chat-form" autocomplete="off">
       <label for="chat-text" class="visually-hidden">Your message</label>

@@ -87,7 +87,7 @@ function meldHTML(m, t, opts) {
     opts.laidOut ? "laid-out" : "", open ? "open" : "", table.newMelds.has(key) ? "appear" : ""].join(" ");
   // a complete book shows its rank's card (opened, all of them)
   const shown = m.complete && !open ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards;
-  const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : "";
+  const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}" aria-keyshortcuts="B">Take back<span class="key"> (B)</span></button>` : "";
   return `<div class="${cls}" data-meld="${m.index}" data-team="${t.team}" data-key="${key}">
     <button class="chip" type="button" aria-expanded="${open}">
       <b><span class="sr-only">Meld </span>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}<span class="sr-only"> cards</span></span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || table.bookWords[m.book || ""] || table.bookWords.book) : `${m.needs} more to a ${goal(m)}`)}</span>${opts.target ? '<span class="sr-only">; select cards and tap to add</span>' : ""}</button>

@@ -16,7 +16,7 @@ import {
 
 /** @typedef {import("./state.js").Action} Action @typedef {import("./state.js").StateMessage} StateMessage */
 
-const KIND_LABEL = { "draw": "Draw (D)", "take-upcard": "Take the upcard",
+const KIND_LABEL = { "draw": "Draw (D)", "take-upcard": "Take the upcard (U)",
   "pick-up-foot": "Pick up foot (F)", "end-turn": "End turn (E)", "ask": "Ask to go out (Q)" };
 
 /** A message from the server. @param {any} m */
@@ -83,6 +83,7 @@ export function render(previous) {
   $("#table").hidden = false;
   document.body.classList.add("at-table");
   const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand");
+  const where = focusPlace();
   markNewMelds(previous);
   renderTop();
   renderOthers();
@@ -107,7 +108,30 @@ export function render(previous) {
   document.querySelectorAll("#hand-tools .sort button").forEach((b) => b.setAttribute("aria-pressed", String(b.id === "sort-" + table.sort)));
   const cards = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"));
   if (cards.length && hadFocus) cards[Math.min(table.focus, cards.length - 1)].focus();
+  keepFocus(where);
   animateArrivals(previous);
+}
+/** Where the focus is at the table, as a selector that finds it again once the table is
+ * drawn anew ("" where it is not at the table). */
+function focusPlace() {
+  const el = /** @type {HTMLElement | null} */ (document.activeElement);
+  if (!el || el === document.body || !el.closest("#table")) return "";
+  if (el.id) return "#" + el.id;
+  const meld = /** @type {HTMLElement | null} */ (el.closest(".meld"));
+  if (meld) return `.meld[data-key="${meld.dataset.key}"] ${el.classList.contains("take-back") ? ".take-back" : ".chip"}`;
+  return "#dock";
+}
+/** The focus stays where the person was after an action: on the same control if it is
+ * still there, else on the first button that can be pressed now, else on the hand.
+ * @param {string} where */
+function keepFocus(where) {
+  const now = document.activeElement;
+  if (!where || (now && now !== document.body && now.closest && now.closest("#table"))) return;
+  const same = /** @type {HTMLElement | null} */ (document.querySelector(where));
+  const next = same && !(/** @type {any} */ (same).disabled) && same.offsetParent ? same
+    : /** @type {HTMLElement | null} */ (document.querySelector("#actions button:not(:disabled)") ||
+      document.querySelector('#hand .card[tabindex="0"]') || document.querySelector("#dock"));
+  if (next) next.focus({ preventScroll: true });
 }
 
 /** Where going out does not end the hand: who went out, that the hand goes on, and why. */
@@ -367,7 +391,12 @@ function onKey(e) {
   else if (k === "h" && !$("#hint").hidden) { $("#hint").click(); e.preventDefault(); }
   else if (k === "n" && $("#act-next-hand")) { $("#act-next-hand").click(); e.preventDefault(); }
   else {
-    const map = /** @type {Record<string, string>} */ ({ d: "draw", p: "pile", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" });
+    if (k === "b") {  // take back the last meld laid out that may be taken back
+      const backs = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("#melds button.take-back")]);
+      if (backs.length) { backs[backs.length - 1].click(); e.preventDefault(); }
+      return;
+    }
+    const map = /** @type {Record<string, string>} */ ({ d: "draw", p: "pile", u: "upcard", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" });
     if (map[k]) { click(map[k]); e.preventDefault(); }
   }
 }
