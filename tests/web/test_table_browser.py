@@ -786,3 +786,31 @@ def test_the_lobby_and_club_pages_are_sized_for_a_phone(browser: Browser,
     page.wait_for_selector("#org-name:has-text('Autumn Samboree')")
     sized_for_a_phone(page, "organiser")
     page.close()
+
+
+def test_the_lobby_offers_a_first_game(browser: Browser, server: ServerProcess) -> None:
+    """Quick play starts from the rule set for a first game; each rule set is told in one
+    line with how long a game takes; the chosen one is told under its choice."""
+    rule_sets = server.get("/api/rule-sets")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-rules option", state="attached")
+    first = rule_sets["first_game"]
+    assert page.input_value("#quick-rules") == first
+    assert "good for a first game" in page.inner_text("#quick-rules option:checked")
+    about = page.inner_text("#quick-about")
+    chosen = next(r for r in rule_sets["rule_sets"] if r["name"] == first)
+    assert chosen["about"] in about and f"about {chosen['minutes_computer']} minutes" in about
+    page.click("#rule-sets-box > summary")
+    lines = page.locator("#rule-sets-list li")
+    presets = [r for r in rule_sets["rule_sets"] if not r["saved"]]
+    assert lines.count() == len(presets)
+    for r, line in zip(presets, lines.all(), strict=True):
+        assert line.inner_text().startswith(r["title"]) and "against the computer" in line.inner_text()
+    # a one-hand game is quicker than a four-hand one of the same kind of hands
+    by_name = {r["name"]: r for r in presets}
+    assert by_name["texas-good-sam"]["minutes_computer"] < by_name["classic"]["minutes_computer"]
+    page.select_option("#quick-rules", "texas-good-sam")
+    assert "one hand" in page.inner_text("#quick-about")
+    shot(page, "9-lobby")
+    page.close()

@@ -36,6 +36,39 @@ def book_words(rules: Rules) -> dict[str, str]:
                                ("clean", "dirty", "wild", "sequence", "red-sevens")}}
 
 
+#: each built-in rule set in one line for someone choosing a first game: where it comes
+#: from and what is special about it
+ABOUT: dict[str, str] = {
+    "classic": "The game as it is usually described: any points open, with one clean and "
+               "one dirty meld; clean and dirty books.",
+    "texas-good-sam": "A Texas club's tournament sheet: one long hand with red and black "
+                      "canastas; going out does not end it.",
+    "alabama-samboree": "An Alabama club's tournament sheet: you choose hand or foot; "
+                        "openings of 90, 120 and 150 points.",
+    "samba": "Canasta Hand and Foot: same-suit runs (sambas) count as books; openings "
+             "rise from 50 to 120.",
+    "six-deck": "Six decks and four hands; openings rise from 50 to 150 points.",
+}
+#: the rule set chosen for someone's first game
+FIRST_GAME = "classic"
+#: turns in a hand, all seats together, as the medium computer players play it (the mean
+#: of six seeded hands of each rule set): what a game's length is estimated from
+TURNS_PER_HAND: dict[str, int] = {"classic": 55, "texas-good-sam": 93,
+                                  "alabama-samboree": 44, "samba": 73, "six-deck": 55}
+#: seconds a person's turn takes, and a computer player's (its moves shown one by one)
+PERSON_TURN, COMPUTER_TURN = 30, 5
+
+
+def game_minutes(rules: Rules, base: str, people: int) -> int:
+    """About how long a game of ``rules`` takes with ``people`` people at the table (the
+    others computer players), in minutes, rounded to five; ``base``: the built-in rule set
+    it starts from."""
+    seats = rules.players.seats
+    turns = TURNS_PER_HAND.get(base, 60) * rules.game.hands
+    per_turn = (people * PERSON_TURN + (seats - people) * COMPUTER_TURN) / seats
+    return max(5, round(turns * per_turn / 60 / 5) * 5)
+
+
 def going_on(rules: Rules) -> str | None:
     """Where going out does not end the hand: that play goes on, and why (None where
     going out ends it)."""
