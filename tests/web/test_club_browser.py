@@ -166,8 +166,8 @@ def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerPro
     shot(public, "5-players-page")
     # on a phone the standings fit the screen
     public.set_viewport_size({"width": 390, "height": 844})
-    for table in public.locator("#pub-standings table.standings").all():
-        box = table.bounding_box()
+    for standing in public.locator("#pub-standings table.standings").all():
+        box = standing.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert public.evaluate("document.documentElement.scrollWidth") <= 390
     shot(public, "5-players-page-phone")

@@ -806,7 +806,8 @@ def test_the_lobby_offers_a_first_game(browser: Browser, server: ServerProcess) 
     presets = [r for r in rule_sets["rule_sets"] if not r["saved"]]
     assert lines.count() == len(presets)
     for r, line in zip(presets, lines.all(), strict=True):
-        assert line.inner_text().startswith(r["title"]) and "against the computer" in line.inner_text()
+        text = line.inner_text()
+        assert text.startswith(r["title"]) and "against the computer" in text
     # a one-hand game is quicker than a four-hand one of the same kind of hands
     by_name = {r["name"]: r for r in presets}
     assert by_name["texas-good-sam"]["minutes_computer"] < by_name["classic"]["minutes_computer"]
