@@ -167,8 +167,8 @@ def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerPro
     # on a phone the standings fit the screen
     public.set_viewport_size({"width": 390, "height": 844})
     for standing in public.locator("#pub-standings table.standings").all():
-        box = standing.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        rect = standing.bounding_box()
+        assert rect is not None and rect["x"] >= 0 and rect["x"] + rect["width"] <= 390, rect
     assert public.evaluate("document.documentElement.scrollWidth") <= 390
     shot(public, "5-players-page-phone")
     public.set_viewport_size({"width": 1000, "height": 800})
