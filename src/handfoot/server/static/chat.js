@@ -104,7 +104,7 @@ function onChat(m) {
     // where the person is looking: a notice at the top, and a mark on the Chat button
     if (!chatInSight()) {
       const last = fresh[fresh.length - 1];
-      $("#chat-notice").textContent = `💬 ${chat.unread === 1 ? "New message" : chat.unread + " new messages"} — ${who(last.seat)}: ${last.text}`;
+      $("#chat-notice").textContent = `${chat.unread === 1 ? "New message" : chat.unread + " new messages"} — ${who(last.seat)}: ${last.text}`;
       $("#chat-notice").hidden = false;
     }
     markView("chat", String(chat.unread));
