@@ -115,8 +115,16 @@ def phone_move(page: Page, st: Any, kind: str, a: Any) -> None:
     elif kind == "add":
         tap_cards(page, a["cards"])
         page.wait_for_selector("#act-add:not([disabled])")
-        page.locator("#act-add").tap()
-        page.locator(f'#melds .meld.target[data-meld="{a["meld"]}"] .chip').tap()
+        chip = page.locator(f'#melds .meld.target[data-meld="{a["meld"]}"] .chip')
+        # a tap straight on a meld asks first: "Not now" adds nothing, "Add" adds
+        chip.tap()
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert f"to meld {a['meld'] + 1} (" in page.inner_text("#confirm")
+        page.locator("#confirm-no").tap()
+        assert state(page)["seq"] == st["seq"] and page.locator("#confirm").is_hidden()
+        assert page.locator("#hand .card.selected").count() == len(a["cards"])
+        chip.tap()
+        page.locator("#confirm-add").tap()
     elif kind == "discard":
         tap_cards(page, [a["card"]])
         # one card: no meld preview, and the prompt says what Discard does
@@ -221,7 +229,8 @@ def both_teams_melds_in_reach(page: Page) -> None:
     page.locator('#views button[data-view="them"]').tap()
     assert page.locator("#melds .team").nth(1).is_visible()
     assert not page.locator("#melds .team").first.is_visible()
-    assert in_viewport(page, "#melds .team >> nth=1") and in_viewport(page, "#hand")
+    assert in_viewport(page, "#melds .team >> nth=1 >> h3") and in_viewport(page, "#hand")
+    assert in_viewport(page, "#melds .team >> nth=1 >> .meld >> nth=0")
     assert in_viewport(page, "#dock")
     shot(page, "6-opponents")
     page.locator('#views button[data-view="moves"]').tap()

@@ -23,7 +23,7 @@ const KIND_LABEL = { "draw": "Draw (D)", "take-upcard": "Take the upcard (U)",
 export function receive(m) {
   if (m.type === "state") {
     const { previous, moved } = receiveState(m);
-    if (moved) $("#preview").textContent = "";
+    if (moved) { $("#preview").textContent = ""; hideConfirm(); }
     render(previous);
   } else if (m.type === "error") {
     showMessage(m.message);
@@ -35,7 +35,7 @@ export function receive(m) {
   else if (m.type === "hint") { showHint(m); }
 }
 /** An action for the engine. @param {Action} action */
-function act(action) { showMessage(""); hideHint(); send({ type: "action", action }); }
+function act(action) { showMessage(""); hideHint(); hideConfirm(); send({ type: "action", action }); }
 /** @param {string} text */
 function showMessage(text) { $("#message").textContent = text; }
 function hideHint() { $("#hint-line").hidden = true; $("#hint-line").textContent = ""; }
@@ -308,6 +308,7 @@ function drawButtons(btns) {
 /** A card of the hand tapped: selected, or no longer. @param {number} i */
 function toggle(i) {
   toggleCard(i);
+  hideConfirm();
   showMessage(""); // an old refusal is about another selection
   renderHand(); requestPreview(); renderActions();
   const el = /** @type {HTMLElement | null} */ (document.querySelector(`#hand .card[data-pos="${table.focus}"]`));
@@ -358,11 +359,28 @@ function nextHand() {
 // a tap on a meld adds the selected cards to it (where the engine lists an add), else opens it
 /** @param {HTMLElement} el */
 function meldTapped(el) {
-  if (el.classList.contains("target") && table.selected.size) { addTo(Number(el.dataset.meld)); return; }
+  if (el.classList.contains("target") && table.selected.size) {
+    // chosen with Add to meld: added; a tap straight on a meld asks first (a tap meant to
+    // open the meld adds nothing by mistake)
+    if (table.addMode) addTo(Number(el.dataset.meld)); else confirmAdd(Number(el.dataset.meld));
+    return;
+  }
   const open = toggleMeldOpen(/** @type {string} */ (el.dataset.key));
   el.classList.toggle("open");
   /** @type {HTMLElement} */ (el.querySelector(".chip")).setAttribute("aria-expanded", String(open));
 }
+/** "Add these cards to this meld?", with Add and Not now. @param {number} meld */
+function confirmAdd(meld) {
+  const m = myTeamView().melds[meld], cards = selectedCodes(), box = $("#confirm");
+  box.innerHTML = `<p>Add ${esc(cards.map(cardText).join(" "))} to meld ${meld + 1} (${esc(m ? m.label : "")})?</p>`;
+  const yes = document.createElement("button"), no = document.createElement("button");
+  yes.id = "confirm-add"; yes.textContent = "Add"; yes.addEventListener("click", () => { hideConfirm(); addTo(meld); });
+  no.id = "confirm-no"; no.textContent = "Not now"; no.addEventListener("click", hideConfirm);
+  box.append(yes, no);
+  box.hidden = false;
+  yes.focus({ preventScroll: true });
+}
+function hideConfirm() { $("#confirm").hidden = true; $("#confirm").innerHTML = ""; }
 /** @param {KeyboardEvent} e */
 function onKey(e) {
   const target = /** @type {HTMLElement} */ (e.target);
@@ -387,7 +405,7 @@ function onKey(e) {
   } else if (k === " " || k === "enter") {
     const el = /** @type {HTMLElement | null} */ (document.activeElement);
     if (el && el.dataset && el.dataset.i !== undefined && el.closest("#hand")) { toggle(Number(el.dataset.i)); e.preventDefault(); }
-  } else if (k === "escape") { clearSelection(); showMessage(""); hideHint(); $("#pile-options").innerHTML = ""; renderHand(); requestPreview(); }
+  } else if (k === "escape") { hideConfirm(); clearSelection(); showMessage(""); hideHint(); $("#pile-options").innerHTML = ""; renderHand(); requestPreview(); }
   else if (k === "h" && !$("#hint").hidden) { $("#hint").click(); e.preventDefault(); }
   else if (k === "n" && $("#act-next-hand")) { $("#act-next-hand").click(); e.preventDefault(); }
   else {
