@@ -824,3 +824,31 @@ def test_the_lobby_offers_a_first_game(browser: Browser, server: ServerProcess) 
     assert "one hand" in page.inner_text("#quick-about")
     shot(page, "9-lobby")
     page.close()
+
+
+def test_a_play_of_this_turn_taken_back_at_a_friendly_table(browser: Browser,
+                                                             server: ServerProcess) -> None:
+    """A table set up in the lobby lets this turn's plays be taken back until the discard
+    (a house rule its rules show); a mis-tap is undone with the meld's Take back."""
+    made = server.post("/api/tables", {"rules": "classic", "seed": 5, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "medium"}] * 3]})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    assert "take back the cards you added" in (page.text_content("#rules-words") or "")
+    st = play_until(page, lambda s: s["view"]["phase"] == "play" and any(
+        a["type"] in ("add", "meld") for a in s["legal"])
+        and s["view"]["teams"][0]["opened"], limit=600)
+    before = sorted(st["view"]["hand"])
+    play = next(a for a in st["legal"] if a["type"] in ("add", "meld"))
+    send_action(page, play)
+    st = after(page, st)
+    page.locator("#melds .team.mine button.take-back").first.wait_for(state="attached")
+    page.wait_for_selector("#act-undo")  # beside the turn's other buttons too
+    shot(page, "10-take-back")
+    page.keyboard.press("b")
+    st = after(page, st)
+    assert st["log"][0]["text"].startswith("You took back ")
+    assert sorted(st["view"]["hand"]) == before
+    assert page.locator("#melds .team.mine button.take-back").count() == 0
+    page.close()

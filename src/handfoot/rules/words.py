@@ -83,7 +83,8 @@ def going_on(rules: Rules) -> str | None:
 def rules_in_words(rules: Rules) -> list[str]:
     """What opens, the pile, the melds, books to go out, the scores: one sentence each."""
     return [_players(rules), _deal(rules), _turn(rules), _opening(rules), *_pile(rules),
-            _melds(rules), _going_out(rules), *_scores(rules), _game(rules)]
+            _melds(rules), *_take_back(rules), _going_out(rules), *_scores(rules),
+            _game(rules)]
 
 
 def _players(rules: Rules) -> str:
@@ -175,6 +176,13 @@ def _melds(rules: Rules) -> str:
         text += f"; same-suit runs make a {rules.words.sequence}"
     return text + ". 3s are never melded." if rules.threes.black_melded == "never" \
         else text + "."
+
+
+def _take_back(rules: Rules) -> list[str]:
+    if not rules.turn.take_back_turn:
+        return []
+    return ["You may take back the cards you added and the melds you laid this turn, "
+            "until you discard (a friendly table's house rule)."]
 
 
 def _going_out(rules: Rules) -> str:

@@ -103,7 +103,7 @@ function teamHTML(t, melds, opts) {
     (t.books_to_go_out ? ` — to go out: ${t.books_to_go_out}` : t.opened ? " — can go out" : "");
   return `<div class="team ${mine ? "mine" : ""}"><h3>${esc(head)}</h3>
     <div class="meld-list">${melds.map((m) => meldHTML(m, t, {
-      target: opts.canAdd && mine, laidOut, takeBack: laidOut && mine && opts.takeBack.has(m.index) })).join("") || "<p>No melds yet.</p>"}</div>
+      target: opts.canAdd && mine, laidOut, takeBack: mine && opts.takeBack.has(m.index) })).join("") || "<p>No melds yet.</p>"}</div>
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`;
 }
 export function renderMelds() {

@@ -262,6 +262,10 @@ function renderActions() {
     btns.push(button("add", "Add to meld (A)", addOk, () => { startAdding(); showMessage(""); $("#prompt").textContent = "Tap one of your team's melds (or type its number)."; }));
     const discardOk = sel.length === 1 && legal().some((a) => a.type === "discard" && a.card === sel[0]);
     btns.push(button("discard", "Discard (X)", discardOk, () => act({ type: "discard", card: sel[0] })));
+    // where the table's rules allow it, the last play of this turn taken back (the engine
+    // lists this turn's plays the last first)
+    const undo = down ? legal().find((a) => a.type === "take-back") : undefined;
+    if (undo) btns.push(button("undo", "Take back (B)", true, () => act(undo)));
   }
   if (kinds.has("pick-up-foot")) btns.push(button("foot", KIND_LABEL["pick-up-foot"], true, () => act({ type: "pick-up-foot" })));
   if (kinds.has("end-turn")) btns.push(button("end", KIND_LABEL["end-turn"], true, () => act({ type: "end-turn" })));
@@ -409,9 +413,9 @@ function onKey(e) {
   else if (k === "h" && !$("#hint").hidden) { $("#hint").click(); e.preventDefault(); }
   else if (k === "n" && $("#act-next-hand")) { $("#act-next-hand").click(); e.preventDefault(); }
   else {
-    if (k === "b") {  // take back the last meld laid out that may be taken back
-      const backs = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("#melds button.take-back")]);
-      if (backs.length) { backs[backs.length - 1].click(); e.preventDefault(); }
+    if (k === "b") {  // take back this turn's last play, or the last meld laid out
+      const backs = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("#act-undo, #melds button.take-back")]);
+      if (backs.length) { (backs[0].id === "act-undo" ? backs[0] : backs[backs.length - 1]).click(); e.preventDefault(); }
       return;
     }
     const map = /** @type {Record<string, string>} */ ({ d: "draw", p: "pile", u: "upcard", l: "lay", g: "lay", m: "lay", o: "go-down", a: "add", x: "discard", f: "foot", e: "end", q: "ask", y: "yes", n: "no", 1: "choose-1", 2: "choose-2" });
