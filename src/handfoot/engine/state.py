@@ -795,13 +795,8 @@ class HandState:
         if isinstance(action, AddToMeld) and 0 <= action.meld < melds_before:
             size_before = self.melds[team][action.meld].size
         points = self._points_laid(action, team, pile_top)
-        # a play of this turn taken back (``turn.take_back_turn``): what went back
-        undone: tuple[int, str, int, tuple[Card, ...], int] | None = None
-        if isinstance(action, TakeBack) and had_opened and 0 <= action.meld < melds_before:
-            was = self.melds[team][action.meld]
-            size = self.turn_play(action.meld)
-            undone = (action.meld, was.describe(), was.kind, tuple(was.cards[max(size, 0):]),
-                      size)
+        undone = self._undone(action, team) \
+            if had_opened and isinstance(action, TakeBack) else None
         drawn: list[Card] = []
         self.drawn = drawn
         try:
@@ -823,9 +818,7 @@ class HandState:
             else -1
         meld = melds[index] if 0 <= index < len(melds) else None
         if undone is not None:
-            return Played(
-                p, team, action, 0, (), (), pile_top, undone[0], undone[1], undone[2],
-                undone[3], undone[4], 0, 0, 0, False, True, False, "")
+            return undone
         return Played(
             p, team, action, len(drawn), _net(gained, lost), taken, pile_top,
             index if meld is not None else -1, meld.describe() if meld else "",
@@ -834,6 +827,17 @@ class HandState:
             points, len(laid_red), not had_opened and self.opened[team], had_opened,
             self.went_out == p and went_before != p,
             self.ended_by if self.phase == PHASE_OVER else "")
+
+    def _undone(self, action: Action, team: int) -> Played | None:
+        """A play of this turn to be taken back (``turn.take_back_turn``), as what the
+        table will see of it: the meld, and the cards that go back (asked before)."""
+        if not isinstance(action, TakeBack) or not 0 <= action.meld < len(self.melds[team]):
+            return None
+        was = self.melds[team][action.meld]
+        size = self.turn_play(action.meld)
+        return Played(self.actor, team, action, 0, (), (), self.pile[-1] if self.pile else None,
+                      action.meld, was.describe(), was.kind, tuple(was.cards[max(size, 0):]),
+                      size, 0, 0, 0, False, True, False, "")
 
     def _points_laid(self, action: Action, team: int, pile_top: Card | None) -> int:
         """What the cards ``action`` lays down are worth (asked before it is carried out:
