@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from handfoot.cli import main
 from handfoot.club import store as club_store
 from handfoot.game.records import replay
+from handfoot.rules import Rules
 from handfoot.server.storage import store as game_store
 from handfoot.server.storage.database import normalise_url
 from handfoot.server.storage.migrations import v0001_initial
@@ -137,9 +138,11 @@ def test_an_old_database_is_upgraded_and_nothing_is_lost(
             now = s.get(f"/api/tables/{tid}/record")
             # (the commitments are written in today's scheme, which covers the grabs too:
             # the same hands and salts, each opened and checked by the replay)
-            # (the players named as today's server names them: "Computer 2 (medium)")
-            assert {**now, "commitments": None, "players": None} == {
-                **record, "commitments": None, "players": None}
+            # (the players named as today's server names them: "Computer 2 (medium)"; the
+            # same rules: a setting added since is written at its default)
+            assert Rules.from_dict(now["rules"]) == Rules.from_dict(record["rules"])
+            assert {**now, "commitments": None, "players": None, "rules": None} == {
+                **record, "commitments": None, "players": None, "rules": None}
             assert [p.split(" ")[0].lower() for p in now["players"]] == [
                 p.split(" ")[0].lower() for p in record["players"]]
             assert ([(c["hand"], c["salt"]) for c in now["commitments"]]

@@ -164,6 +164,14 @@ def test_the_organisers_evening_in_a_browser(browser: Browser, server: ServerPro
     expect(public.locator("#pub-standings")).to_contain_text("Carol King")
     assert public.locator("#ev-org").is_hidden()
     shot(public, "5-players-page")
+    # on a phone the standings fit the screen
+    public.set_viewport_size({"width": 390, "height": 844})
+    for standing in public.locator("#pub-standings table.standings").all():
+        rect = standing.bounding_box()
+        assert rect is not None and rect["x"] >= 0 and rect["x"] + rect["width"] <= 390, rect
+    assert public.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(public, "5-players-page-phone")
+    public.set_viewport_size({"width": 1000, "height": 800})
     # the organiser's page asks the password; a wrong one is refused politely
     public.goto(server.base + f"/events/{key}/organiser")
     expect(public.locator("#ev-login")).to_be_visible()

@@ -161,6 +161,8 @@ def test_a_seeded_table_says_so_before_play_and_a_fair_one_shows_its_whole_seal(
             page = browser.new_page(viewport={"width": width, "height": height})
             try:
                 page.goto(out["invites"][1]["url"])  # the other person's seat
+                if width < 600:  # (on a phone the seal is with the moves, a tap away)
+                    page.click('#views button[data-view="moves"]')
                 page.wait_for_selector("#seal:not(:empty)", timeout=20_000)
                 text = page.inner_text("#seal")
                 if seed:

@@ -249,8 +249,22 @@ def test_chat_and_quick_reactions_at_the_table(browser: Browser,
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
     ann.goto(made["invites"][0]["url"])
     bob.goto(made["invites"][1]["url"])
-    ann.wait_for_selector("#chat-reactions button")
+    ann.wait_for_selector("#chat-reactions button", state="attached")
     bob.wait_for_selector("#chat-reactions button")
+    # on a phone the chat is a tap away; a new line is told where Ann is looking
+    bob.fill("#chat-text", "Hello Ann")
+    bob.press("#chat-text", "Enter")
+    bob.evaluate("document.activeElement.blur()")  # (Bob looks at the game again)
+    ann.wait_for_selector("#chat-notice:not([hidden])")
+    assert "Bob: Hello Ann" in ann.inner_text("#chat-notice")
+    box = ann.locator("#chat-notice").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert "1" in ann.inner_text('#views button[data-view="chat"] .badge')
+    shoot(ann, "chat-notice")
+    ann.click("#chat-notice")
+    assert ann.evaluate("document.activeElement.id") == "chat-text"
+    assert ann.locator("#chat-notice").is_hidden()
+    assert ann.locator('#views button[data-view="chat"] .badge').count() == 0
     sneaky = '<img src=x onerror="window.hacked=1">Hello Bob'
     ann.fill("#chat-text", sneaky)
     ann.press("#chat-text", "Enter")

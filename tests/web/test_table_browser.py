@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from handfoot.server.testing import ServerProcess
-from pages import SHOTS, state
+from pages import SHOTS, TABLE, state
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see conftest.py)
     from playwright.sync_api import Browser, Page
@@ -115,8 +115,16 @@ def phone_move(page: Page, st: Any, kind: str, a: Any) -> None:
     elif kind == "add":
         tap_cards(page, a["cards"])
         page.wait_for_selector("#act-add:not([disabled])")
-        page.locator("#act-add").tap()
-        page.locator(f'#melds .meld.target[data-meld="{a["meld"]}"] .chip').tap()
+        chip = page.locator(f'#melds .meld.target[data-meld="{a["meld"]}"] .chip')
+        # a tap straight on a meld asks first: "Not now" adds nothing, "Add" adds
+        chip.tap()
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert f"to meld {a['meld'] + 1} (" in page.inner_text("#confirm")
+        page.locator("#confirm-no").tap()
+        assert state(page)["seq"] == st["seq"] and page.locator("#confirm").is_hidden()
+        assert page.locator("#hand .card.selected").count() == len(a["cards"])
+        chip.tap()
+        page.locator("#confirm-add").tap()
     elif kind == "discard":
         tap_cards(page, [a["card"]])
         # one card: no meld preview, and the prompt says what Discard does
@@ -154,9 +162,95 @@ def check_phone_layout(page: Page, zones: tuple[str, ...] = ("#stock", "#pile", 
     page.evaluate("window.scrollTo(0, 0)")
 
 
+#: whether the whole element is on the screen, and not under anything else
+IN_VIEW = """(el) => {
+    const r = el.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+        return false;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return Boolean(hit && el.contains(hit));
+}"""
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    return bool(page.locator(selector).evaluate(IN_VIEW))
+
+
+def watch_the_computers(page: Page, st: Any) -> int:
+    """Until it is this person's turn again: each computer move, as it comes, is the last
+    move told at the top, on the screen, with the hand on the screen too; returns how many
+    were seen."""
+    seen = 0
+    last_seq = st["seq"]
+    while True:
+        # (the state and the page read at once: the next move may come any moment)
+        now, told, top, hand = page.evaluate(f"""async () => {{
+            const s = {TABLE}.table.state, seen = {IN_VIEW}, $ = (q) => document.querySelector(q);
+            return [s, $('#last-move-text').textContent, seen($('#last-move')), seen($('#hand'))];
+        }}""")
+        if my_move_or_hand_over(now):
+            return seen
+        if now["seq"] != last_seq and now["log"] and now["log"][0]["seat"] != now["seat"]:
+            last_seq = now["seq"]
+            assert told == now["log"][0]["text"]
+            assert top and hand
+            seen += 1
+        page.wait_for_timeout(15)
+
+
+#: each greyed button's action as the prompt would name it
+PROMPT_WORDS = {"act-draw": "draw", "act-pile": "take the pile", "act-lay": "lay ",
+                "act-go-down": "go down", "act-add": "add ", "act-discard": "discard"}
+
+
+def greyed_buttons_say_why(page: Page, st: Any) -> int:
+    """Every greyed button of the turn has its reason beside it (the server's, from the
+    engine), and the prompt names none of them unless it says how to make it work (select
+    cards); returns how many buttons were greyed."""
+    greyed = page.eval_on_selector_all("#actions button:disabled", """els => els.map((b) => {
+        const why = document.getElementById(b.getAttribute('aria-describedby') || '');
+        return [b.id, why && why.offsetParent ? why.textContent : null]; })""")
+    prompt = page.inner_text("#prompt")
+    team = st["view"]["teams"][st["view"]["players"][st["seat"]]["team"]]
+    # (the warning that taking back short costs points says how to avoid it: "go down")
+    prompt = prompt.replace(team.get("short_warning") or "\0", "").lower()
+    reasons = st.get("reasons") or {}
+    for button, why in greyed:
+        assert why, f"{button} is greyed with no reason beside it"
+        name = button.removeprefix("act-")
+        assert reasons.get(name) and why.endswith(reasons[name]), (button, why, reasons)
+        if reasons[name] != "Select cards first.":
+            assert PROMPT_WORDS.get(button, "?!") not in prompt, (button, prompt)
+    return len(greyed)
+
+
+def both_teams_melds_in_reach(page: Page) -> None:
+    """The opponents' melds one tap away, the hand still on the screen; and back."""
+    page.locator('#views button[data-view="them"]').tap()
+    assert page.locator("#melds .team").nth(1).is_visible()
+    assert not page.locator("#melds .team").first.is_visible()
+    assert in_viewport(page, "#melds .team >> nth=1 >> h3") and in_viewport(page, "#hand")
+    assert in_viewport(page, "#melds .team >> nth=1 >> .meld >> nth=0")
+    assert in_viewport(page, "#dock")
+    shot(page, "6-opponents")
+    page.locator('#views button[data-view="moves"]').tap()
+    assert in_viewport(page, "#log li:first-child")
+    page.locator('#views button[data-view="us"]').tap()
+    assert page.locator("#melds .team").first.is_visible()
+
+
+@pytest.fixture
+def paced_server(sqlite_url: str) -> Iterator[ServerProcess]:
+    """A server whose computers wait a moment before each move (as they do when served:
+    a person sees each one), short enough for a test."""
+    with ServerProcess(sqlite_url, bot_delay=0.05) as s:
+        yield s
+
+
 @pytest.mark.slow
 def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
-                                                    server: ServerProcess) -> None:
+                                                    paced_server: ServerProcess) -> None:
+    server = paced_server
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                   is_mobile=True, device_scale_factor=1,
                                   reduced_motion="reduce")
@@ -174,12 +268,14 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
         assert "Your hand is empty" not in page.inner_text("#dock")
         shot(page, "1-choose-stack")
     player = Turns()
-    shots = {"2-your-turn", "3-drawn", "4-meld-open", "5-hand-over"}
+    computer_moves = greyed = 0
+    shots = {"2-your-turn", "3-drawn", "4-meld-open", "5-hand-over", "6-opponents"}
     for _ in range(400):
         st = wait_for(page, my_move_or_hand_over)
         if st["waiting"] or st["view"]["game_over"]:
             break
         kind, a = player.choose(st)
+        greyed += greyed_buttons_say_why(page, st)
         if kind == "draw" and "2-your-turn" in shots:
             assert page.title().startswith("● Your turn")
             assert page.inner_text("#prompt").startswith("Draw from the stock")
@@ -190,6 +286,8 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
             shots.discard("2-your-turn")
         phone_move(page, st, kind, a)
         new = after(page, st)
+        if kind == "discard" and not new["waiting"]:
+            computer_moves += watch_the_computers(page, new)
         if kind == "draw" and new["fresh"] and "3-drawn" in shots:
             # the cards just drawn are marked in the hand, and the log says so first
             page.wait_for_selector("#hand .card.fresh")
@@ -210,6 +308,11 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
                 shot(page, "4-meld-open")
                 chip.tap()
                 shots.discard("4-meld-open")
+        others = [t for t in new["view"]["teams"] if t is not team]
+        if any(t["melds"] for t in others) and "6-opponents" in shots and not new["waiting"] \
+                and my_move_or_hand_over(new):
+            both_teams_melds_in_reach(page)
+            shots.discard("6-opponents")
     else:
         raise AssertionError("the hand did not end")
     # the end of the hand: who went out, each team's score, item by item, and Next hand
@@ -223,6 +326,7 @@ def test_a_whole_hand_at_phone_size_with_taps_only(browser: Browser,
             assert label in text
     if st["last_hand"]["ended_by"] == "out":
         assert "went out" in text
+    assert computer_moves > 0 and greyed > 0
     check_phone_layout(page, ("#dock", "#end-of-hand"))  # (the next hand's pile: hidden)
     shot(page, "5-hand-over")
     assert st["waiting"] == {"hand": 1, "ready": [], "people": [0]}
@@ -266,9 +370,8 @@ def key_move(page: Page, st: Any, kind: str, a: Any) -> None:
         page.keyboard.press(keys[kind])
     elif kind == "choose-hand":
         page.keyboard.press(str(a["stack"] + 1))
-    elif kind == "take-back":
-        page.locator(f'#melds button.take-back[data-meld="{a["meld"]}"]').focus()
-        page.keyboard.press("Enter")
+    elif kind == "take-back":  # B: the last meld laid out
+        page.keyboard.press("b")
     elif kind == "meld":
         key_select(page, a["cards"])
         page.wait_for_selector("#act-lay:not([disabled])")
@@ -514,4 +617,238 @@ def test_the_hand_sorted_by_suit_and_rearranged_by_dragging(
     else:
         raise AssertionError("no card was dragged onto a meld")
     assert not errors, errors
+    page.close()
+
+
+# ------------------------------------------------------------ going out told
+def test_going_out_where_the_hand_goes_on_is_told(browser: Browser,
+                                                  paced_server: ServerProcess) -> None:
+    """texas-good-sam: going out does not end the hand. Whoever watches is told who went
+    out, that the hand goes on until the stock is drawn, and (a tap away) why."""
+    server = paced_server
+    made = server.post("/api/tables", {"rules": "texas-good-sam", "seed": 4,
+                                       "seats": [{"kind": "bot", "level": "medium"}] * 4})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + f"/table/{made['id']}")
+    st = wait_for(page, lambda s: s["went_out"] is not None or s["view"]["phase"] == "over",
+                  timeout=120)
+    page.wait_for_selector("#banner:not([hidden])")
+    who = st["went_out"]
+    assert who is not None and st["view"]["phase"] != "over"
+    text = page.inner_text("#banner")
+    assert f"Computer {who + 1} went out." in text
+    assert "The hand goes on until the stock has been drawn." in text
+    page.click("#banner summary")
+    assert "going out does not end the hand" in page.inner_text("#banner")
+    shot(page, "7-went-out")
+    assert in_viewport(page, "#banner")
+    assert not errors, errors
+    page.close()
+
+
+# ------------------------------------------------- sizes, access, focus, keys
+#: what is too small on the page for a finger or an older eye: controls under 44 px tall
+#: (a checkbox inside its label counts as the label), text under 14 px; and its width
+TOO_SMALL = """() => {
+  const seen = (e) => e.offsetParent !== null;
+  const name = (e) => (e.id ? '#' + e.id : e.tagName.toLowerCase() + '.' + String(e.className))
+    + ' ' + (e.textContent || e.value || '').trim().slice(0, 24);
+  const targets = [...document.querySelectorAll(
+      'a[href], button, select, input, textarea, summary, [role=button]')]
+    .filter(seen).filter((e) => !(e.matches('input[type=checkbox], input[type=radio]')
+                                  && e.closest('label')))
+    .map((e) => [e.closest('label') && e.matches('input') ? e.closest('label') : e, e])
+    .filter(([box]) => box.getBoundingClientRect().height < 44)
+    .map(([, e]) => name(e) + ' ' + Math.round(e.getBoundingClientRect().height));
+  const text = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const el = walk.currentNode.parentElement;
+    if (!walk.currentNode.textContent.trim() || !el || !seen(el)
+        || el.closest('.sr-only, .visually-hidden')) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 14) text.push(name(el) + ' ' + size + 'px');
+  }
+  return {targets: [...new Set(targets)], text: [...new Set(text)],
+          width: document.documentElement.scrollWidth};
+}"""
+
+
+def sized_for_a_phone(page: Page, where: str) -> None:
+    """At 390 px wide: every control 44 px tall, no text under 14 px, nothing wider."""
+    found = page.evaluate(TOO_SMALL)
+    assert found == {"targets": [], "text": [], "width": 390}, (where, found)
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page that is serious or critical."""
+    from axe_playwright_python.sync_playwright import Axe
+    found = Axe().run(page).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def send_action(page: Page, action: Any) -> None:
+    """An action sent as the page sends it (to reach a table in the middle of a game)."""
+    page.evaluate("async (a) => (await import('/static/socket.js')).send("
+                  "{type: 'action', action: a})", action)
+
+
+def play_until(page: Page, done: Callable[[Any], bool], limit: int = 300) -> Any:
+    """The person's moves made by a simple player until ``done(state)`` on their turn."""
+    player = Turns()
+    for _ in range(limit):
+        st = wait_for(page, my_move_or_hand_over)
+        assert not st["waiting"], "the hand ended first"
+        if done(st):
+            return st
+        send_action(page, player.choose(st)[1])
+        after(page, st)
+    raise AssertionError("never came")
+
+
+def melds_on_both_sides(st: Any) -> bool:
+    return all(t["melds"] for t in st["view"]["teams"]) and any(
+        e["seat"] != st["seat"] for e in st["log"])
+
+
+def test_a_table_mid_game_is_sized_for_a_phone_and_accessible(
+        browser: Browser, server: ServerProcess) -> None:
+    """After computer moves, with melds on the table: at 390 px every control is 44 px
+    tall and no text is under 14 px; axe-core finds nothing serious at either size;
+    the focus stays at the table after an action; Take back has a key."""
+    made = server.post("/api/tables", {"rules": "classic", "seed": 8, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "medium"}] * 3]})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    st = play_until(page, lambda s: melds_on_both_sides(s) and s["view"]["phase"] == "draw")
+    sized_for_a_phone(page, "table")
+    page.click("#top summary")  # the settings: card size, four colours, sound
+    sized_for_a_phone(page, "table settings")
+    page.click("#top summary")
+    problems = {}
+    for view in ("them", "moves", "us"):
+        page.click(f'#views button[data-view="{view}"]')
+        problems[f"table {view} at 390"] = serious_violations(page)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    problems["table at 1280"] = serious_violations(page)
+    assert {k: v for k, v in problems.items() if v} == {}
+    shot(page, "8-mid-game")
+    # the focus stays at the table: Draw pressed with the keyboard, then the turn goes on
+    page.focus("#act-draw")
+    page.keyboard.press("Enter")
+    st = after(page, st)
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.closest('#table') !== null"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    assert not errors, errors
+    context.close()
+
+
+def test_take_back_has_a_key(browser: Browser, server: ServerProcess) -> None:
+    """A meld laid out for the opening is taken back with B (the last one laid out)."""
+    made = server.post("/api/tables", {"rules": "classic", "seed": 5, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "easy"}] * 3]})
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    st = play_until(page, lambda s: s["view"]["phase"] == "play" and any(
+        a["type"] == "meld" for a in s["legal"]) and not s["view"]["teams"][0]["opened"])
+    send_action(page, next(a for a in st["legal"] if a["type"] == "meld"))
+    st = after(page, st)
+    page.wait_for_selector("#melds button.take-back")
+    assert page.get_attribute("#melds button.take-back", "aria-keyshortcuts") == "B"
+    page.keyboard.press("b")
+    st = after(page, st)
+    assert st["log"][0]["text"].startswith("You took back"), st["log"][0]
+    assert not st["view"]["teams"][0]["melds"]
+    page.close()
+
+
+def test_the_lobby_and_club_pages_are_sized_for_a_phone(browser: Browser,
+                                                        server: ServerProcess) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/")
+    page.wait_for_selector("#new-rules option", state="attached")
+    page.click("#house > summary")
+    page.click("#group-pile > summary")
+    sized_for_a_phone(page, "lobby")
+    made = page.request.post(server.base + "/api/events", data={
+        "name": "Autumn Samboree", "rules": "classic", "rounds": 2, "password": "secret1"})
+    key = made.json()["key"]
+    page.request.post(server.base + f"/api/events/{key}/players", data={
+        "csv": "name,chapter\n" + "".join(f"Player {i},Club {i % 2}\n" for i in range(8))})
+    page.request.post(server.base + f"/api/events/{key}/draw", data={"round": 1, "seed": 3})
+    page.goto(server.base + "/events")
+    page.wait_for_selector("text=Autumn Samboree")
+    sized_for_a_phone(page, "events")
+    page.goto(server.base + f"/events/{key}")
+    page.wait_for_selector("#pub-name:has-text('Autumn Samboree')")
+    sized_for_a_phone(page, "event")
+    page.goto(server.base + f"/events/{key}/organiser")
+    page.wait_for_selector("#org-name:has-text('Autumn Samboree')")
+    sized_for_a_phone(page, "organiser")
+    page.close()
+
+
+def test_the_lobby_offers_a_first_game(browser: Browser, server: ServerProcess) -> None:
+    """Quick play starts from the rule set for a first game; each rule set is told in one
+    line with how long a game takes; the chosen one is told under its choice."""
+    rule_sets = server.get("/api/rule-sets")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/")
+    page.wait_for_selector("#quick-rules option", state="attached")
+    first = rule_sets["first_game"]
+    assert page.input_value("#quick-rules") == first
+    assert "good for a first game" in page.inner_text("#quick-rules option:checked")
+    about = page.inner_text("#quick-about")
+    chosen = next(r for r in rule_sets["rule_sets"] if r["name"] == first)
+    assert chosen["about"] in about and f"about {chosen['minutes_computer']} minutes" in about
+    page.click("#rule-sets-box > summary")
+    lines = page.locator("#rule-sets-list li")
+    presets = [r for r in rule_sets["rule_sets"] if not r["saved"]]
+    assert lines.count() == len(presets)
+    for r, line in zip(presets, lines.all(), strict=True):
+        text = line.inner_text()
+        assert text.startswith(r["title"]) and "against the computer" in text
+    # a one-hand game is quicker than a four-hand one of the same kind of hands
+    by_name = {r["name"]: r for r in presets}
+    assert by_name["texas-good-sam"]["minutes_computer"] < by_name["classic"]["minutes_computer"]
+    page.select_option("#quick-rules", "texas-good-sam")
+    assert "one hand" in page.inner_text("#quick-about")
+    shot(page, "9-lobby")
+    page.close()
+
+
+def test_a_play_of_this_turn_taken_back_at_a_friendly_table(browser: Browser,
+                                                             server: ServerProcess) -> None:
+    """A table set up in the lobby lets this turn's plays be taken back until the discard
+    (a house rule its rules show); a mis-tap is undone with the meld's Take back."""
+    made = server.post("/api/tables", {"rules": "classic", "seed": 5, "seats": [
+        {"kind": "human", "name": "Ann"}, *[{"kind": "bot", "level": "medium"}] * 3]})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(made["invites"][0]["url"])
+    page.wait_for_selector("#hand .card")
+    assert "take back the cards you added" in (page.text_content("#rules-words") or "")
+    st = play_until(page, lambda s: s["view"]["phase"] == "play" and any(
+        a["type"] in ("add", "meld") for a in s["legal"])
+        and s["view"]["teams"][0]["opened"], limit=600)
+    before = sorted(st["view"]["hand"])
+    play = next(a for a in st["legal"] if a["type"] in ("add", "meld"))
+    send_action(page, play)
+    st = after(page, st)
+    page.locator("#melds .team.mine button.take-back").first.wait_for(state="attached")
+    page.wait_for_selector("#act-undo")  # beside the turn's other buttons too
+    shot(page, "10-take-back")
+    page.keyboard.press("b")
+    st = after(page, st)
+    assert st["log"][0]["text"].startswith("You took back ")
+    assert sorted(st["view"]["hand"]) == before
+    assert page.locator("#melds .team.mine button.take-back").count() == 0
     page.close()

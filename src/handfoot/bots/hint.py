@@ -99,8 +99,9 @@ def _add(a: Action, hand: Hand, legal: LegalActions) -> str:
     meld = hand.melds[hand.team_of[hand.actor]][add.meld]
     size = hand.rules.meld.book_size
     left = max(size - len(meld.cards) - len(add.cards), 0)
+    book = hand.rules.words.book  # the rule set's own word: "book", "canasta"
     goal = ("one card fewer to hold" if len(meld.cards) >= size
-            else "completes the book" if left == 0 else f"{left} more to a book")
+            else f"completes the {book}" if left == 0 else f"{left} more to a {book}")
     return f"Add {cards_text(add.cards)} to meld {add.meld + 1} ({meld.describe()}): {goal}."
 
 

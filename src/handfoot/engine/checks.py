@@ -990,7 +990,8 @@ class CheckedHand(HandState):
         staging = not self.opened[team] and bool(self.melds[team])
         if isinstance(action, PickUpFoot):
             return self._verify_pick_up_foot(p, staging)
-        if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
+        if self.hand_len[p] == 0 and not self.in_foot[p] and not staging \
+                and not (self.turn_plays and isinstance(action, TakeBack)):
             return IllegalAction("Your hand is empty: pick up your foot.")
         if isinstance(action, TakePile) and phase == PHASE_DRAW:
             return self._take_pile_refusal(p, action)
@@ -1099,7 +1100,12 @@ class CheckedHand(HandState):
 
     def _verify_take_back(self, team: int, action: TakeBack) -> IllegalAction | None:
         if self.opened[team]:
-            return IllegalAction("Your team has gone down: its melds stay on the table.")
+            if not self.settings.take_back_turn:
+                return IllegalAction("Your team has gone down: its melds stay on the table.")
+            if self.turn_play(action.meld) < 0:
+                return IllegalAction(
+                    f"Only what you laid or added this turn can be taken back, until you "
+                    f"discard; meld {action.meld + 1} was not changed this turn.")
         if not 0 <= action.meld < len(self.melds[team]):
             return IllegalAction(f"You have no laid-out meld number {action.meld + 1}.")
         return None

@@ -477,6 +477,12 @@ class Hand(CheckedHand):
             return None
         return None if self.pile_open(p) else DRAW
 
+    def _turn_backs(self, out: list[Action]) -> None:
+        """This turn's plays taken back, meld by meld, the last first
+        (``turn.take_back_turn``)."""
+        for i in range(len(self.turn_plays) - 1, -1, -1):
+            out.append(_back(self.turn_plays[i][0]))
+
     def legal_actions(self) -> list[Action]:
         """Every legal move now (one meld or one card at a time), with interchangeable
         cards listed once."""
@@ -509,6 +515,8 @@ class Hand(CheckedHand):
         staging = not opened and bool(self.melds[team])
         if self.hand_len[p] == 0 and not self.in_foot[p] and not staging:
             out.append(PICK_UP_FOOT)
+            if self.turn_plays:
+                self._turn_backs(out)
             return 0, 0
         # The first move always moves the turn on (so a player that takes the first
         # never lays out and takes back for ever): drawing, going down or taking the
@@ -541,6 +549,8 @@ class Hand(CheckedHand):
         disc: i64 = 0
         if opened:
             disc = self._meld_moves(p, team, True, out, gather)
+            if self.turn_plays:
+                self._turn_backs(out)
         # (where the team lacks books, asked only by a player who can make them this
         # turn: worked out without the refusal's words, which the listing never shows)
         if st.ask_partner and not self.asked and self.in_foot[p] and (

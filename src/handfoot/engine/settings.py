@@ -63,6 +63,8 @@ class Settings:
         #: what a team loses for melds laid out for its opening and taken back short of
         #: it (``opening.short_penalty``; 0: nothing)
         self.short_penalty: int = o.short_penalty
+        #: the plays of this turn may be taken back until the discard (``turn.take_back_turn``)
+        self.take_back_turn: bool = rules.turn.take_back_turn
         black = rules.threes.black_melded
         #: black 3s are melded at all (``threes.black_melded`` is not "never")
         self.black_melded: bool = black != "never"

@@ -393,6 +393,10 @@ class HandState:
         #: the turn whose laid-out melds have been judged (taken back short, and charged,
         #: or taken back making an opening): a turn is charged at most once
         self.exposure_settled = -1
+        #: the plays of this turn that may be taken back (``turn.take_back_turn``): for
+        #: each meld laid or added to, its index and its size before the turn (0: laid
+        #: this turn); a tuple, replaced and never changed (shared with the copies)
+        self.turn_plays: tuple[tuple[int, int], ...] = ()
         self._reset_view_caches()
         if rules.deal.choose_hand == "seeing-tops":
             self.phase = PHASE_CHOOSE
@@ -715,7 +719,11 @@ class HandState:
             self._new_meld(team, list(action.cards))
             self._remove(p, action.cards)
             if self.opened[team]:
+                if self.settings.take_back_turn:
+                    self.turn_plays = (*self.turn_plays, (len(self.melds[team]) - 1, 0))
                 self._after_play(p)
+        elif isinstance(action, TakeBack) and self.opened[self.team_of[p]]:
+            self._take_back_play(p, action.meld)
         elif isinstance(action, TakeBack):
             if self.settings.short_penalty:
                 self._settle_exposure(self.team_of[p])
@@ -736,6 +744,7 @@ class HandState:
         elif isinstance(action, TakePile):
             self._take_pile(p, action)
         elif isinstance(action, PickUpFoot):
+            self.turn_plays = ()  # (the hand played out is gone: its plays stay)
             self._pick_up_foot(p)
         elif isinstance(action, TakeUpcard):
             c = self.pile.pop()
@@ -786,6 +795,8 @@ class HandState:
         if isinstance(action, AddToMeld) and 0 <= action.meld < melds_before:
             size_before = self.melds[team][action.meld].size
         points = self._points_laid(action, team, pile_top)
+        undone = self._undone(action, team) \
+            if had_opened and isinstance(action, TakeBack) else None
         drawn: list[Card] = []
         self.drawn = drawn
         try:
@@ -806,6 +817,8 @@ class HandState:
             if isinstance(action, LayMeld | LayDown | TakePile) and len(melds) > melds_before \
             else -1
         meld = melds[index] if 0 <= index < len(melds) else None
+        if undone is not None:
+            return undone
         return Played(
             p, team, action, len(drawn), _net(gained, lost), taken, pile_top,
             index if meld is not None else -1, meld.describe() if meld else "",
@@ -814,6 +827,17 @@ class HandState:
             points, len(laid_red), not had_opened and self.opened[team], had_opened,
             self.went_out == p and went_before != p,
             self.ended_by if self.phase == PHASE_OVER else "")
+
+    def _undone(self, action: Action, team: int) -> Played | None:
+        """A play of this turn to be taken back (``turn.take_back_turn``), as what the
+        table will see of it: the meld, and the cards that go back (asked before)."""
+        if not isinstance(action, TakeBack) or not 0 <= action.meld < len(self.melds[team]):
+            return None
+        was = self.melds[team][action.meld]
+        size = self.turn_play(action.meld)
+        return Played(self.actor, team, action, 0, (), (), self.pile[-1] if self.pile else None,
+                      action.meld, was.describe(), was.kind, tuple(was.cards[max(size, 0):]),
+                      size, 0, 0, 0, False, True, False, "")
 
     def _points_laid(self, action: Action, team: int, pile_top: Card | None) -> int:
         """What the cards ``action`` lays down are worth (asked before it is carried out:
@@ -949,6 +973,8 @@ class HandState:
 
     def _add(self, seat: int, index: int, cards: tuple[Card, ...]) -> None:
         team = self.team_of[seat]
+        if self.settings.take_back_turn and self.opened[team]:
+            self._note_added(self.melds[team][index].size, index)
         self._add_to(team, index, cards)
         self._remove(seat, cards)
         if self.opened[team]:
@@ -971,6 +997,48 @@ class HandState:
         # The team's melds after it moved up one place: the views' cache of them is stale.
         for m in self.melds[team][index:]:
             m.view = None
+
+    def _note_added(self, size: int, index: int) -> None:
+        """Cards about to be added to meld ``index`` of ``size`` cards: its size before
+        the turn kept, the first time this turn (``turn.take_back_turn``)."""
+        for at, _ in self.turn_plays:
+            if at == index:
+                return
+        self.turn_plays = (*self.turn_plays, (index, size))
+
+    def turn_play(self, index: int) -> int:
+        """Meld ``index``'s size before this turn where this turn's plays on it may be
+        taken back (0: laid this turn), or -1 where none may."""
+        for at, size in self.turn_plays:
+            if at == index:
+                return size
+        return -1
+
+    def _take_back_play(self, seat: int, index: int) -> None:
+        """This turn's plays on the team's meld ``index`` taken back into the hand: the
+        meld itself if it was laid this turn (the melds after it move up one place), else
+        the cards added to it this turn (``turn.take_back_turn``; the table saw them)."""
+        team = self.team_of[seat]
+        size = self.turn_play(index)
+        plays = [(at - (at > index and size == 0), before)
+                 for at, before in self.turn_plays if at != index]
+        self.turn_plays = tuple(plays)
+        if size == 0:
+            self._take_back(seat, index)
+            return
+        meld = self.melds[team][index]
+        back = meld.cards[size:]
+        kept = Meld(meld.kind, meld.rank, meld.suit, meld.cards[:size])
+        kept.owner = self.owner
+        self.melds[team][index] = kept
+        hand, known, held = self.hands[seat], self.known[seat], self.held[seat]
+        for c in back:
+            hand[c] = hand[c] + 1
+            known[c] = known[c] + 1
+            held.bits |= card_bit(c)
+        self.known_version += 1
+        self.hand_len[seat] = self.hand_len[seat] + len(back)
+        self._table_changed(team)
 
     def laid_out(self, team: int) -> tuple[int, int, int, int]:
         """What the team's melds laid out for its opening hold, as :meth:`opening_met`
@@ -1154,6 +1222,8 @@ class HandState:
         self._end_turn(seat)
 
     def _end_turn(self, seat: int) -> None:
+        if self.turn_plays:
+            self.turn_plays = ()
         if self.in_foot[seat]:
             self.foot_turns[seat] = self.foot_turns[seat] + 1
         self.seat = self.actor = (seat + 1) % self.seats
@@ -1263,6 +1333,7 @@ class HandState:
         h.table_version = [0] * h.teams
         h.short_openings = [0] * h.teams
         h.exposure_settled = -1
+        h.turn_plays = ()
         h._reset_view_caches()
         h.phase = phase
         return h
@@ -1304,6 +1375,7 @@ class HandState:
             self.ended_by
         h.history, h.table_version, h.phase = self.history, self.table_version, self.phase
         h.short_openings, h.exposure_settled = self.short_openings, self.exposure_settled
+        h.turn_plays = self.turn_plays
         h.player_views, h.player_views_known = self.player_views, self.player_views_known
         h.team_views, h._face_down_feet = self.team_views, self._face_down_feet
         h.team_tables, h.team_books = self.team_tables, self.team_books

@@ -77,6 +77,10 @@ class Move:
     hand_over: str | None = None  #: "out", "stock" or "time" when the action ended the hand
     #: the cards the actor drew or took into the hand: shown to the actor only
     private_cards: tuple[Card, ...] = ()
+    #: a play of this turn taken back (``turn.take_back_turn``): its cards, and whether
+    #: they were a whole meld laid this turn
+    taken_back: tuple[Card, ...] = ()
+    whole_meld: bool = False
 
 
 def move_of(rules: Rules, played: Played) -> Move:
@@ -84,7 +88,8 @@ def move_of(rules: Rules, played: Played) -> Move:
     as :meth:`Game.play` and :meth:`Game.apply` return it)."""
     action = played.action
     book = None
-    if played.meld >= 0 and len(played.meld_cards) >= rules.meld.book_size \
+    back = isinstance(action, TakeBack) and played.had_opened
+    if played.meld >= 0 and not back and len(played.meld_cards) >= rules.meld.book_size \
             > played.meld_size_before:
         kind = book_kind(rules, played.meld_kind, played.meld_cards)
         book = rules.words.name(kind) if kind else None
@@ -96,7 +101,9 @@ def move_of(rules: Rules, played: Played) -> Move:
                 had_opened=played.had_opened, meld_label=played.meld_label,
                 meld_size=len(played.meld_cards), book=book, red_threes=played.red_threes,
                 went_out=played.went_out, hand_over=played.ended_by or None,
-                private_cards=played.cards_in if brought else ())
+                private_cards=played.cards_in if brought else (),
+                taken_back=played.meld_cards if back else (),
+                whole_meld=back and played.meld_size_before == 0)
 
 
 def play(game: Game, actor: int, action: Action) -> Move:
@@ -190,6 +197,11 @@ def _verb_phrase(move: Move, a: Action, you: bool, own: str) -> str:
             return f"laid out {what} ({cards_text(a.cards)}) for the opening"
         return f"laid down {what}: {cards_text(a.cards)}"
     if isinstance(a, TakeBack):
+        if move.had_opened:  # a play of this turn taken back (turn.take_back_turn)
+            what = move.meld_label or f"meld {a.meld + 1}"
+            if move.whole_meld:
+                return f"took back the meld of {what} ({cards_text(move.taken_back)})"
+            return f"took back {cards_text(move.taken_back)} from {what}"
         return f"took back laid-out meld {a.meld + 1}"
     if isinstance(a, GoDown):
         return f"went down for {move.points}"

@@ -159,6 +159,9 @@ class Turn:
     #: on the first turn of a hand the first player may take the upcard alone:
     #: "no", "take" (then play and discard as usual), "take-no-discard" (and need not discard)
     first_turn_upcard: str = "no"
+    #: house rule: the cards a player added and the melds they laid this turn (once the
+    #: team is down) may be taken back into the hand until the discard
+    take_back_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,9 @@ DESCRIPTIONS: Final[dict[str, tuple[str, str, str]]] = {
     "turn.first_turn_upcard": ("deal", "The upcard on the first turn", "no; take: the "
                                "first player may take the upcard alone; take-no-discard: "
                                "and need not discard."),
+    "turn.take_back_turn": ("deal", "Take back this turn's plays", "Cards added and "
+                            "melds laid this turn may be taken back into the hand until "
+                            "the discard (a mis-tap undone): for friendly tables."),
     "opening.minimums": ("opening", "Points to open, hand by hand", "The points a team's "
                          "first lay-down needs in each hand; the last holds after."),
     "opening.by_score": ("opening", "Points to open, by score", "Instead: [score, "

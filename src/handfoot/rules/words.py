@@ -28,10 +28,63 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def book_words(rules: Rules) -> dict[str, str]:
+    """What the rule set's sheet calls a book and its kinds, for the table page's melds:
+    {"book": "canasta", "clean": "red canasta", "dirty": "black canasta", ...}."""
+    w = rules.words
+    return {"book": w.book, **{kind: w.name(kind) for kind in
+                               ("clean", "dirty", "wild", "sequence", "red-sevens")}}
+
+
+#: each built-in rule set in one line for someone choosing a first game: where it comes
+#: from and what is special about it
+ABOUT: dict[str, str] = {
+    "classic": "The game as it is usually described: any points open, with one clean and "
+               "one dirty meld; clean and dirty books.",
+    "texas-good-sam": "A Texas club's tournament sheet: one long hand with red and black "
+                      "canastas; going out does not end it.",
+    "alabama-samboree": "An Alabama club's tournament sheet: you choose hand or foot; "
+                        "openings of 90, 120 and 150 points.",
+    "samba": "Canasta Hand and Foot: same-suit runs (sambas) count as books; openings "
+             "rise from 50 to 120.",
+    "six-deck": "Six decks and four hands; openings rise from 50 to 150 points.",
+}
+#: the rule set chosen for someone's first game
+FIRST_GAME = "classic"
+#: turns in a hand, all seats together, as the medium computer players play it (the mean
+#: of six seeded hands of each rule set): what a game's length is estimated from
+TURNS_PER_HAND: dict[str, int] = {"classic": 55, "texas-good-sam": 93,
+                                  "alabama-samboree": 44, "samba": 73, "six-deck": 55}
+#: seconds a person's turn takes, and a computer player's (its moves shown one by one)
+PERSON_TURN, COMPUTER_TURN = 30, 5
+
+
+def game_minutes(rules: Rules, base: str, people: int) -> int:
+    """About how long a game of ``rules`` takes with ``people`` people at the table (the
+    others computer players), in minutes, rounded to five; ``base``: the built-in rule set
+    it starts from."""
+    seats = rules.players.seats
+    turns = TURNS_PER_HAND.get(base, 60) * rules.game.hands
+    per_turn = (people * PERSON_TURN + (seats - people) * COMPUTER_TURN) / seats
+    return max(5, round(turns * per_turn / 60 / 5) * 5)
+
+
+def going_on(rules: Rules) -> str | None:
+    """Where going out does not end the hand: that play goes on, and why (None where
+    going out ends it)."""
+    if rules.going_out.hand_ends != "stock-drawn":
+        return None
+    bonus = "" if rules.scores.going_out else ", and going out earns no bonus"
+    return ("In these rules going out does not end the hand: play goes on until the stock "
+            f"has been drawn, so that every card laid down still scores{bonus}. A player "
+            "who went out draws again on their next turn.")
+
+
 def rules_in_words(rules: Rules) -> list[str]:
     """What opens, the pile, the melds, books to go out, the scores: one sentence each."""
     return [_players(rules), _deal(rules), _turn(rules), _opening(rules), *_pile(rules),
-            _melds(rules), _going_out(rules), *_scores(rules), _game(rules)]
+            _melds(rules), *_take_back(rules), _going_out(rules), *_scores(rules),
+            _game(rules)]
 
 
 def _players(rules: Rules) -> str:
@@ -123,6 +176,13 @@ def _melds(rules: Rules) -> str:
         text += f"; same-suit runs make a {rules.words.sequence}"
     return text + ". 3s are never melded." if rules.threes.black_melded == "never" \
         else text + "."
+
+
+def _take_back(rules: Rules) -> list[str]:
+    if not rules.turn.take_back_turn:
+        return []
+    return ["You may take back the cards you added and the melds you laid this turn, "
+            "until you discard (a friendly table's house rule)."]
 
 
 def _going_out(rules: Rules) -> str:

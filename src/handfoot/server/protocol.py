@@ -178,6 +178,8 @@ class HelloOut(TypedDict):
     rules: str  #: the rule set's name
     process: str  #: the server process serving this socket
     rules_words: list[str]  #: "This table's rules" in plain words
+    book_words: dict[str, str]  #: "book" and its kinds in the rule set's words ("canasta")
+    going_on: str | None  #: where going out does not end the hand: that play goes on, why
     hint: bool  #: hints are offered (off at a club event's tables)
 
 
@@ -204,8 +206,10 @@ class StateOut(TypedDict):
     log: list[dict[str, Any]]  #: the moves in this viewer's words, newest first
     fresh: list[str]  #: the cards the viewer just got
     pile_reason: str | None  #: why the viewer could not take the pile now
+    reasons: dict[str, str]  #: the seat to act's greyed buttons, each with the engine's why
     final_melds: list[list[dict[str, Any]]] | None
     waiting: dict[str, Any] | None  #: between hands: who is ready
+    went_out: int | None  #: the first seat to go out in this hand (where play goes on)
 
 
 class PongOut(TypedDict):
@@ -221,6 +225,7 @@ class PreviewOut(TypedDict):
     message: str
     value: int
     minimum: int | None
+    reasons: dict[str, str]  #: the greyed buttons with these cards selected, and why
 
 
 class HintOut(TypedDict):

@@ -31,6 +31,7 @@ from handfoot.server.diagnostics import cpu, metrics
 from handfoot.server.live import presence
 from handfoot.server.live.messages import Broadcast
 from handfoot.server.live.outbox import Connection
+from handfoot.server.live.reasons import reasons
 from handfoot.server.live.table import LiveTable, default_level, time_notice
 from handfoot.server.live.table_log import seat_names
 from handfoot.server.offloop.pool import BrokenWorker, rules_from_toml
@@ -437,8 +438,10 @@ class Manager:
         except IllegalAction as e:
             ok, message = False, str(e)
         opened = game.hand.opened[team]
+        selected = action.cards if isinstance(action, LayMeld | AddToMeld) else ()
         return {"type": "preview", "ok": ok, "message": message, "value": value,
-                "minimum": None if opened else game.hand.minimums[team]}
+                "minimum": None if opened else game.hand.minimums[team],
+                "reasons": {} if table.paused else reasons(game, seat, selected)}
 
     async def broadcast(self, table: LiveTable, only: Connection | None = None) -> None:
         """Queue each connection's state (the seat to act gets its legal actions:

@@ -27,6 +27,7 @@ from handfoot.game.views import (
     seat_view,
     team_json,
 )
+from handfoot.server.live.reasons import reasons
 from handfoot.server.live.table import LiveTable, level_word, salt_of
 from handfoot.server.live.table_log import seat_names
 
@@ -115,7 +116,7 @@ def _seats_of(table: LiveTable) -> tuple[orjson.Fragment, list[str]]:
 #: ``\u0000``, so that the bytes around it are found by splitting at it
 _OWN: Final = orjson.Fragment(b"\x00")
 #: the viewer's own parts, in the order the message's keys put them
-_OWN_PARTS: Final = 7
+_OWN_PARTS: Final = 8
 
 
 class Broadcast:
@@ -163,7 +164,8 @@ class Broadcast:
             shared[3], moves, shared[4], table.moves.entries_json(seat, self.names),
             shared[5], orjson.dumps(table.moves.fresh(seat, game.hand_number)),
             shared[6], orjson.dumps(pile_reason(table, seat, self._frozen)),
-            shared[7]))
+            shared[7], orjson.dumps(self._reasons(seat)),
+            shared[8]))
 
     def whole(self, seat: int | None) -> bytes:
         """The message of ``seat`` written in one piece, without the shared part kept:
@@ -172,6 +174,12 @@ class Broadcast:
 
     def _mine(self, seat: int | None) -> bool:
         return seat is not None and seat == self.table.shown_moves
+
+    def _reasons(self, seat: int | None) -> dict[str, str]:
+        """Why the buttons of the seat to act's turn are greyed (the engine's words)."""
+        if seat is None or self.legal is None or not self._mine(seat) or self.table.paused:
+            return {}
+        return reasons(self.table.game, seat, (), self.legal)
 
     def _message(self, seat: int | None, own: bool) -> bytes:
         """The message of ``seat``; without ``own``, a spectator's with a mark
@@ -211,10 +219,14 @@ class Broadcast:
             if own else _OWN,
             "fresh": table.moves.fresh(seat, game.hand_number) if own else _OWN,
             "pile_reason": pile_reason(table, seat, view.pile_frozen) if own else _OWN,
+            # why the buttons of the seat to act's turn are greyed, in the engine's words
+            "reasons": self._reasons(seat) if own else _OWN,
             "final_melds": table.moves.final_melds,
             "waiting": ({"hand": table.moves.paused_after,
                          "ready": sorted(table.moves.ready),
                          "people": sorted(table.people())} if table.paused else None),
+            # who went out first in the hand, where going out does not end it
+            "went_out": game.hand.went_out,
         }
         return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS)
 

@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.rules.form import form, setting_named, settings_from_form
+from handfoot.rules.words import ABOUT, FIRST_GAME, game_minutes
 from handfoot.server.live.table import default_level, levels, new_token, offered_levels, token_hash
 from handfoot.server.routes.http import ApiError, json_body
 from handfoot.server.services import Services, services
@@ -55,11 +56,19 @@ def changes_toml(changes: list[dict[str, Any]]) -> str:
     return tomli_w.dumps(out)
 
 
+def _minutes(rules: Rules, base: str) -> dict[str, int]:
+    """About how long a game takes: one person with computer players, and every seat a
+    person."""
+    return {"minutes_computer": game_minutes(rules, base, 1),
+            "minutes_people": game_minutes(rules, base, rules.players.seats)}
+
+
 async def api_rule_sets(request: Request) -> Response:
     """Every rule set a table may be played with, and the computer players' levels."""
     store = services(request).store
     out = [{"name": n, "title": preset(n).title, "seats": preset(n).players.seats,
-            "teams": preset(n).players.teams, "saved": False} for n in PRESET_NAMES]
+            "teams": preset(n).players.teams, "saved": False, "about": ABOUT.get(n, ""),
+            "hands": preset(n).game.hands, **_minutes(preset(n), n)} for n in PRESET_NAMES]
 
     def saved() -> list[dict[str, Any]]:  # (the database read in a thread)
         found = []
@@ -67,11 +76,12 @@ async def api_rule_sets(request: Request) -> Response:
             rules = rules_named(store, name)
             found.append({"name": name, "title": f"house rules from {base}",
                           "seats": rules.players.seats, "teams": rules.players.teams,
-                          "saved": True})
+                          "saved": True, "about": f"Your club's changes to {base}.",
+                          "hands": rules.game.hands, **_minutes(rules, base)})
         return found
 
     out += await asyncio.to_thread(saved)
-    return JSONResponse({"rule_sets": out, "levels": offered_levels(),
+    return JSONResponse({"rule_sets": out, "first_game": FIRST_GAME, "levels": offered_levels(),
                          "all_levels": levels(), "default_level": default_level()})
 
 

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.engine import IllegalAction
-from handfoot.rules.words import rules_in_words
+from handfoot.rules.words import book_words, going_on, rules_in_words
 from handfoot.server.guard import client_address
 from handfoot.server.live import presence
 from handfoot.server.live.compression import WRITE_NOW
@@ -207,7 +207,8 @@ async def hello(svc: Services, table: LiveTable, seat: int | None) -> HelloOut:
     return {"type": "hello", "table": table.id, "seat": seat,
             "rules": table.row.rules_name, "process": svc.origin,
             # "This table's rules" in plain words; hints are off at club events
-            "rules_words": rules_in_words(table.rules), "hint": not table.club_event}
+            "rules_words": rules_in_words(table.rules), "hint": not table.club_event,
+            "book_words": book_words(table.rules), "going_on": going_on(table.rules)}
 
 
 async def answer(svc: Services, table: LiveTable, conn: Connection, text: str) -> Reply:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as dt
 import logging
 import secrets
@@ -19,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 from handfoot.game.fair import new_secret
 from handfoot.game.records import commitments_json, dumps, game_record
 from handfoot.game.views import public_view
+from handfoot.rules import PRESET_NAMES, Rules
 from handfoot.server.live.presence import check_settings
 from handfoot.server.live.table import (
     LiveTable,
@@ -75,13 +77,23 @@ def seat_rows(seats: list[Any], tid: str, creator: str
     return stored, tokens
 
 
+def friendly(rules: Rules, name: str) -> Rules:
+    """A table set up in the lobby from a built-in rule set is a friendly one: this
+    turn's plays may be taken back until the discard (``turn.take_back_turn``; a club
+    event's tables, and a club's own saved rule set, keep what their rules say)."""
+    if name not in PRESET_NAMES:
+        return rules
+    return dataclasses.replace(rules, turn=dataclasses.replace(rules.turn,
+                                                               take_back_turn=True))
+
+
 async def new_table(request: Request, rules_name: str, seats: list[Any],
                     seed: int | None, wait: bool = False,
                     settings: dict[str, int] | None = None) -> dict[str, Any]:
     """A table set up, with its host's token and the invites. ``wait``: the game
     starts when every person has joined (or the host starts it); else at once."""
     svc = services(request)
-    rules = await rules_of(svc.store, rules_name)
+    rules = friendly(await rules_of(svc.store, rules_name), rules_name)
     n = rules.players.seats
     if len(seats) != n:
         raise ApiError(f"These rules seat {n} players; {len(seats)} seats were given.")

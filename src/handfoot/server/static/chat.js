@@ -4,6 +4,7 @@
 import { $ } from "./common.js";
 import { send } from "./socket.js";
 import { table } from "./state.js";
+import { markView, showView } from "./table.js";
 
 /** @typedef {{id: number, seat: number, kind: string, text: string, at?: string}} ChatLine */
 /** @type {{lines: ChatLine[], on: boolean, reactions: string[], built: boolean, unread: number, names: string}} */
@@ -22,7 +23,7 @@ function build() {
   // in the side column beside the move log, above the hand and its buttons (kept at the bottom)
   ($("#side") || $("#table")).insertAdjacentHTML("beforeend", `<section id="chat" class="chat" aria-labelledby="chat-title">
     <h2 id="chat-title">Chat at the table <span id="chat-unread" class="unread"></span></h2>
-    <div id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages"></div>
+    <div id="chat-lines" class="chat-lines" role="log" aria-live="polite" aria-label="Messages" tabindex="0"></div>
     <div id="chat-reactions" class="chat-reactions" role="group" aria-label="Quick reactions"></div>
     <form id="chat-form" class="chat-form" autocomplete="off">
       <label for="chat-text" class="visually-hidden">Your message</label>
@@ -38,7 +39,28 @@ function build() {
     send({ type: "chat", text });
     $("#chat-text").value = "";
   });
-  $("#chat").addEventListener("focusin", () => { chat.unread = 0; $("#chat-unread").textContent = ""; });
+  $("#chat").addEventListener("focusin", markRead);
+  $("#views").addEventListener("click", () => { if ($("#table-body").dataset.view === "chat") markRead(); });
+  $("#chat-notice").addEventListener("click", () => {
+    showView("chat");
+    $("#chat").scrollIntoView({ block: "nearest" });
+    $("#chat-text").focus();
+    markRead();
+  });
+}
+function markRead() {
+  chat.unread = 0;
+  $("#chat-unread").textContent = "";
+  $("#chat-notice").hidden = true;
+  $('#views button[data-view="chat"] .badge')?.remove();
+}
+/** Whether the chat's lines are on the screen now (on a phone: its part shown; beside the
+ * board: not scrolled away). */
+function chatInSight() {
+  const box = $("#chat-lines"), r = box.getBoundingClientRect();
+  if (!box.offsetParent || !r.height) return false;
+  const side = $("#side").getBoundingClientRect();
+  return r.bottom > Math.max(0, side.top) && r.top < Math.min(innerHeight, side.bottom);
 }
 function drawReactions() {
   const box = $("#chat-reactions");
@@ -79,6 +101,13 @@ function onChat(m) {
   if (theirs && !m.reactions && !$("#chat").contains(document.activeElement)) {
     chat.unread += theirs;
     $("#chat-unread").textContent = `(${chat.unread} new)`;
+    // where the person is looking: a notice at the top, and a mark on the Chat button
+    if (!chatInSight()) {
+      const last = fresh[fresh.length - 1];
+      $("#chat-notice").textContent = `${chat.unread === 1 ? "New message" : chat.unread + " new messages"} — ${who(last.seat)}: ${last.text}`;
+      $("#chat-notice").hidden = false;
+    }
+    markView("chat", String(chat.unread));
   }
 }
 /** A message from the server. @param {any} m */

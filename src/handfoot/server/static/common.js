@@ -29,7 +29,7 @@ export async function api(path, body) {
 
 /** A card face. @param {string} code @param {string} [extra] classes @param {string} [attrs] */
 export function cardHTML(code, extra = "", attrs = "") {
-  if (code === "JK") return `<span class="card joker ${extra}" ${attrs}><span>★</span><span class="jk">JOKER</span></span>`;
+  if (code === "JK") return `<span class="card joker ${extra}" ${attrs}><span>★</span><span class="jk">Joker</span></span>`;
   const rank = code.slice(0, -1), suit = code.slice(-1);
   const cls = (suit === "H" || suit === "D" ? "red " : "") + "suit-" + suit.toLowerCase();
   return `<span class="card ${cls} ${extra}" ${attrs}><span>${rank}</span><span class="s">${SUITS[suit]}</span></span>`;

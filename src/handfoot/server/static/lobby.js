@@ -4,8 +4,37 @@ import { $, $$, api, esc } from "./common.js";
 import { tableSettings } from "./people.js";
 import { creatorOf, drawInvites, forgetHosted, hostApi, hostedTables, refreshInvites, rememberHosted } from "./invite.js";
 
-/** @type {{name: string, title: string, seats: number, teams?: number}[]} */
+/** @typedef {{name: string, title: string, seats: number, teams?: number, about?: string, hands?: number,
+ *   minutes_computer?: number, minutes_people?: number}} RuleSet */
+/** @type {RuleSet[]} */
 let ruleSets = [];
+let firstGame = "";
+/** The rule sets as the lobby's choices: each with its title and how long a game takes;
+ * the one for a first game chosen in quick play (where nothing else was chosen). */
+function fillRuleSets() {
+  for (const sel of document.querySelectorAll(".rulesets")) {
+    const was = sel.value;
+    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.title)}${r.name === firstGame ? " (good for a first game)" : ""}</option>`).join("");
+    if (was && ruleSets.some((r) => r.name === was)) sel.value = was;
+    else if (firstGame && sel.id === "quick-rules") sel.value = firstGame;
+  }
+  $("#rule-sets-list").innerHTML = ruleSets.filter((r) => r.about).map((r) =>
+    `<li><b>${esc(r.title)}</b>${r.name === firstGame ? " (good for a first game)" : ""}: ${esc(r.about)} ${esc(length(r, true))}</li>`).join("");
+  describe("quick-rules", "quick-about", true);
+  describe("new-rules", "new-about", false);
+}
+/** How long a game takes, in words. @param {RuleSet} r @param {boolean} computer */
+function length(r, computer) {
+  const minutes = computer ? r.minutes_computer : r.minutes_people;
+  if (!minutes) return "";
+  const hands = r.hands === 1 ? "one hand" : `${r.hands} hands`;
+  return `A game is ${hands}: about ${minutes < 60 ? minutes + " minutes" : (minutes / 60).toFixed(1).replace(".0", "") + " hours"} ${computer ? "against the computer" : "with every seat a person"}.`;
+}
+/** The chosen rule set in a line, under its choice. @param {string} select @param {string} box @param {boolean} computer */
+function describe(select, box, computer) {
+  const r = ruleSets.find((x) => x.name === $("#" + select).value);
+  $("#" + box).textContent = r ? `${r.about || ""} ${length(r, computer)}`.trim() : "";
+}
 /** @type {string[]} */
 let levels = [];
 let defaultLevel = "";
@@ -13,9 +42,10 @@ export async function showLobby() {
   $("#lobby").hidden = false;
   const data = await api("/api/rule-sets");
   ruleSets = data.rule_sets;
-  for (const sel of document.querySelectorAll(".rulesets")) {
-    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
-  }
+  firstGame = data.first_game || "";
+  fillRuleSets();
+  $("#quick-rules").addEventListener("change", () => describe("quick-rules", "quick-about", true));
+  $("#new-rules").addEventListener("change", () => describe("new-rules", "new-about", false));
   for (const sel of document.querySelectorAll(".levels")) {
     sel.innerHTML = data.levels.map((l) => `<option ${l === data.default_level ? "selected" : ""}>${esc(l)}</option>`).join("");
   }
@@ -61,10 +91,8 @@ function seatChoice() {
 export async function showLobbyRules(select) {
   const data = await api("/api/rule-sets");
   ruleSets = data.rule_sets;
-  for (const sel of document.querySelectorAll(".rulesets")) {
-    sel.innerHTML = ruleSets.map((r) => `<option value="${esc(r.name)}">${esc(r.name)} — ${esc(r.title)}</option>`).join("");
-  }
-  $("#new-rules").value = select; seatChoice();
+  fillRuleSets();
+  $("#new-rules").value = select; describe("new-rules", "new-about", false); seatChoice();
 }
 async function createTable() {
   const seats = $$(".seat-kind").map((s) => {

@@ -139,7 +139,10 @@
  * @property {LogEntry[]} log the recent moves, newest first
  * @property {Card[]} fresh the cards this seat just drew or took
  * @property {string | null} pile_reason why this seat could not take the pile
+ * @property {Record<string, string>} [reasons] the greyed buttons of this seat's turn
+ *   ("draw", "pile", "lay", "add", "discard", "go-down"), each with the engine's why
  * @property {Meld[][] | null} final_melds each team's melds when the last hand ended
+ * @property {number | null} [went_out] the first seat to go out in this hand (where play goes on)
  * @property {{hand: number, ready: number[], people: number[]} | null} waiting
  *   between hands: who pressed "Next hand", and who is looked for
  */
@@ -151,6 +154,7 @@
  * @property {string} message
  * @property {number} value
  * @property {number | null} [minimum] the opening minimum (null once the team is down)
+ * @property {Record<string, string>} [reasons] the greyed buttons with these cards, and why
  */
 
 /**
@@ -160,6 +164,8 @@
  * @property {string | null} token the invite's token (null: watching)
  * @property {StateMessage | null} state the last state message
  * @property {boolean} hintAllowed
+ * @property {Record<string, string>} bookWords the rule set's words for its books
+ * @property {string | null} goingOn where going out does not end the hand: that play goes on, and why
  * @property {Set<number>} selected indices into the hand (as sent) of the selected cards
  * @property {number} focus the position in the hand as shown of the card with the focus
  * @property {number[]} order the hand's indices in the order shown
@@ -184,6 +190,7 @@ const savedSort = localStorage.getItem("hf-sort") || "rank";
 /** @type {TableClient} */
 export const table = {
   id: null, token: null, state: null, hintAllowed: true,
+  bookWords: { book: "book", clean: "clean book", dirty: "dirty book" }, goingOn: null,
   selected: new Set(), focus: 0, order: [], ownOrder: [],
   sort: /** @type {"rank" | "suit" | "own"} */ (SORTS.includes(savedSort) ? savedSort : "rank"),
   dragged: false, addMode: false, addNum: 0, preview: null, previewKey: "",
@@ -199,6 +206,21 @@ export function openTable(id, token) { table.id = id; table.token = token; }
 
 /** @param {boolean} allowed */
 export function allowHints(allowed) { table.hintAllowed = allowed; }
+/** @param {Record<string, string> | undefined} words */
+export function setBookWords(words) { if (words) table.bookWords = words; }
+/** @param {string | null | undefined} text */
+export function setGoingOn(text) { table.goingOn = text || null; }
+/** Why each greyed button of this turn is greyed: the server's word on the cards
+ * selected, where it has come, else on the turn as it stands. @returns {Record<string, string>} */
+export function reasons() {
+  const s = table.state;
+  const base = (s && s.reasons) || {};
+  if (!table.selected.size) return base;
+  const p = table.preview;
+  if (p && p.reasons && table.previewKey === selectedKey()) return p.reasons;
+  // (the selection's word not come yet: only what does not depend on it)
+  return Object.fromEntries(Object.entries(base).filter(([k]) => !["lay", "add", "discard"].includes(k)));
+}
 
 /** A new state message: selections that no longer exist are forgotten; a move clears
  * the selection and its preview (and a new hand the person's own order).

@@ -54,7 +54,7 @@ export function renderTop() {
     : v.actor === me ? "Your turn" : `${seatLabel(v.actor)}'s turn`.replace("You's", "Your");
   $("#info").innerHTML = `<span class="turn ${v.actor === me && !v.game_over && !s.waiting ? "mine" : ""}">${esc(turn)}</span>
     <span class="this-hand">Hand ${v.hand_number} of ${v.hands_in_game}</span>
-    <span class="this-hand">${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
+    <span class="this-hand to-open">${me === null ? "" : team.opened ? "Your team has opened" : team.minimum ? `To open: ${team.minimum} points` : "To open: any points"}</span>
     <span class="totals">${v.totals.map((t, i) => `${i === myTeamIndex() && me !== null ? "Us" : "Team " + (i + 1)} ${t}`).join(" · ")}</span>
     ${s.seeded ? '<span class="seeded" title="Dealt from a seed chosen when the table was set up: whoever chose it can know every card.">Seeded deal: not fair</span>' : ""}`;
   const reason = s.pile_reason;
@@ -73,20 +73,25 @@ export function renderOthers() {
       ? `<button class="away" data-seat="${p.seat}">Away: let the computer play</button>` : ""}</div>`).join("");
 }
 
+/** The book a meld is on its way to, in the rule set's words ("black canasta").
+ * @param {Meld} m */
+function goal(m) {
+  const w = table.bookWords;
+  return (m.kind === "wild" ? w.wild : m.kind === "sequence" ? w.sequence : m.wilds ? w.dirty : w.clean) || w.book;
+}
 // a meld as a chip (rank, count, clean or dirty) that opens with a tap to show its cards
 /** @param {Meld} m @param {Team} t @param {{target: boolean, laidOut: boolean, takeBack: boolean}} opts */
 function meldHTML(m, t, opts) {
   const key = `${t.team}-${m.index}`;
   const open = table.openMelds.has(key);
-  const state = m.complete ? (m.book_name || m.book || "book") : (m.wilds ? "dirty" : "clean");
   const cls = ["meld", m.complete ? "book" : "", m.wilds ? "dirty" : "clean", opts.target ? "target" : "",
     opts.laidOut ? "laid-out" : "", open ? "open" : "", table.newMelds.has(key) ? "appear" : ""].join(" ");
   // a complete book shows its rank's card (opened, all of them)
   const shown = m.complete && !open ? [m.cards.find((c) => c !== "JK" && !c.startsWith("2")) || m.cards[0]] : m.cards;
-  const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}">Take back</button>` : "";
+  const takeBack = opts.takeBack ? `<button class="take-back" data-meld="${m.index}" aria-keyshortcuts="B">Take back<span class="key"> (B)</span></button>` : "";
   return `<div class="${cls}" data-meld="${m.index}" data-team="${t.team}" data-key="${key}">
-    <button class="chip" type="button" aria-expanded="${open}" aria-label="Meld ${m.index + 1}: ${esc(m.label)}, ${plural(m.cards.length, "card")}, ${esc(state)}${opts.target ? "; select cards and tap to add" : ""}">
-      <b>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}</span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || "book") : `${state}, ${m.needs} more`)}</span></button>
+    <button class="chip" type="button" aria-expanded="${open}">
+      <b><span class="sr-only">Meld </span>${m.index + 1}.</b> ${esc(m.label)} <span class="n">×${m.cards.length}<span class="sr-only"> cards</span></span> <span class="tag ${m.book || (m.wilds ? "dirty" : "clean")}">${esc(m.complete ? (m.book_name || table.bookWords[m.book || ""] || table.bookWords.book) : `${m.needs} more to a ${goal(m)}`)}</span>${opts.target ? '<span class="sr-only">; select cards and tap to add</span>' : ""}</button>
     <span class="cards">${shown.map((c) => cardHTML(c, "small", `role="img" aria-label="${cardName(c)}"`)).join("")}${shown.length < m.cards.length ? `<span class="more">+${m.cards.length - shown.length}</span>` : ""}</span>${takeBack}</div>`;
 }
 /** @param {Team} t @param {Meld[]} melds @param {{canAdd: boolean, takeBack: Set<number>}} opts */
@@ -94,11 +99,12 @@ function teamHTML(t, melds, opts) {
   const s = current(), me = s.seat, mine = t.team === myTeamIndex() && me !== null;
   const laidOut = !t.opened && melds.length > 0;
   const head = (mine ? "Your team" : "Team " + (t.team + 1)) +
-    (t.opened ? "" : laidOut ? ` (laid out, not down yet: ${t.laid_out_points} of ${t.minimum})` : " (not opened)") +
+    (t.opened ? "" : laidOut ? ` (laid out, not down yet: ${t.laid_out_points} of ${t.minimum})`
+      : t.minimum ? ` (not opened: ${t.minimum} points to open)` : " (not opened)") +
     (t.books_to_go_out ? ` — to go out: ${t.books_to_go_out}` : t.opened ? " — can go out" : "");
   return `<div class="team ${mine ? "mine" : ""}"><h3>${esc(head)}</h3>
     <div class="meld-list">${melds.map((m) => meldHTML(m, t, {
-      target: opts.canAdd && mine, laidOut, takeBack: laidOut && mine && opts.takeBack.has(m.index) })).join("") || "<p>No melds yet.</p>"}</div>
+      target: opts.canAdd && mine, laidOut, takeBack: mine && opts.takeBack.has(m.index) })).join("") || "<p>No melds yet.</p>"}</div>
     ${t.red_threes.length ? `<p>Red 3s: ${t.red_threes.map(cardText).join(" ")}</p>` : ""}</div>`;
 }
 export function renderMelds() {

@@ -23,6 +23,18 @@ export function renderLog() {
   if (log.length) seeLog(Math.max(seen ?? -1, log[0].seq));
   else if (seen === undefined) seeLog(-1);
 }
+/** The newest move in words, at the top where it is always on screen (a computer's moves
+ * each shown as they come); marked for a moment when it changes. */
+export function renderLastMove() {
+  const s = current(), last = (s.log || [])[0];
+  const text = last ? last.text : "No moves yet.";
+  const el = $("#last-move-text");
+  if (el.textContent === text) return;
+  el.textContent = text;
+  const box = $("#last-move");
+  box.classList.add("changed");
+  setTimeout(() => box.classList.remove("changed"), 1500);
+}
 /** Said once through the live region. @param {string} text */
 function announce(text) {
   const live = $("#live");
