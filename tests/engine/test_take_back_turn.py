@@ -10,6 +10,7 @@ import random
 import pytest
 
 from handfoot.actions import AddToMeld, Discard, LayMeld, TakeBack
+from handfoot.bots import RandomBot
 from handfoot.game import Game
 from handfoot.game.narrate import narrate
 from handfoot.game.narrate import play as told
@@ -118,3 +119,23 @@ def test_the_plays_stay_once_the_turn_is_over_and_the_record_keeps_the_take_back
                (x if isinstance(x, dict) else x[1] for x in h["actions"]))
     report = replay(record)
     assert report.ok, report
+
+
+@pytest.mark.parametrize("name", ["classic", "texas-good-sam"])
+def test_the_easy_computer_never_takes_back_a_play_of_its_turn(name: str) -> None:
+    """Choosing at random among the moves, it still never undoes a play once down."""
+    rules = with_take_back(name)
+    game = Game(rules, 7)
+    bots = [RandomBot(seed=s) for s in range(rules.players.seats)]
+    offered = 0
+    for _ in range(20_000):
+        if game.over:
+            break
+        legal = game.legal_actions()
+        seat = game.actor
+        action = bots[seat].choose(None, legal)
+        if game.hand.opened[game.hand.team_of[seat]]:
+            offered += any(isinstance(a, TakeBack) for a in legal)
+            assert not isinstance(action, TakeBack)
+        game.apply(action)
+    assert game.over and offered > 0

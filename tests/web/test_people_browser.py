@@ -85,7 +85,10 @@ def test_three_people_names_absence_play_again_and_their_games(
     others = ann.inner_text("#others")
     assert "Cy (your partner)" in others and "Bob" in others and "Computer (hard)" in others
     wait_for(bob, lambda s: s["seats"][1]["name"] == "Bob")
+    # (on a phone the board shows one part at a time: the opponents a tap away)
+    bob.click('#views button[data-view="them"]')
     assert "Ann" in bob.inner_text("#others") and "Cy" in bob.inner_text("#others")
+    bob.click('#views button[data-view="us"]')
     assert "Computer (hard) (your partner)" in bob.inner_text("#others") or \
         "Your partner Computer (hard)" in bob.inner_text("#others")
     shot(bob, "table-names")
@@ -96,6 +99,8 @@ def test_three_people_names_absence_play_again_and_their_games(
     bob.wait_for_selector("#presence >> text=Cy left the table.")
     shot(bob, "left")
     # after the table's wait, anyone seated (Bob, not the host) hands Cy's seat over
+    # (Cy, Bob's opponent, is among the opponents on his phone)
+    bob.click('#views button[data-view="them"]')
     bob.wait_for_selector('button.away[data-seat="2"]', timeout=15000)
     bob.click('button.away[data-seat="2"]')
     wait_for(ann, lambda s: s["seats"][2]["computer"])

@@ -638,7 +638,7 @@ def test_going_out_where_the_hand_goes_on_is_told(browser: Browser,
     who = st["went_out"]
     assert who is not None and st["view"]["phase"] != "over"
     text = page.inner_text("#banner")
-    assert f"Computer {who + 1} went out." in text
+    assert f"{st['seats'][who]['called']} went out." in text  # "Computer 3 (medium)"
     assert "The hand goes on until the stock has been drawn." in text
     page.click("#banner summary")
     assert "going out does not end the hand" in page.inner_text("#banner")

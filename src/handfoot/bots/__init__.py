@@ -66,7 +66,8 @@ class RandomBot:
     (or takes the pile with them) as soon as it may, otherwise lays out more, or gives
     up (as likely as any one meld it could add) and takes them all back, and does not
     try again that turn. Without this, choosing uniformly among laying out and taking
-    back would wander for a long time before the turn ended.
+    back would wander for a long time before the turn ended. Where the house rules let
+    this turn's plays be taken back once down (``turn.take_back_turn``), it never does.
     """
 
     name = "random"
@@ -109,7 +110,10 @@ class RandomBot:
                 n = len(legal)  # nothing laid out: the usual case
                 if n == 1:
                     return legal[0]
-                return legal[self._below(n)]
+                chosen = legal[self._below(n)]
+                if isinstance(chosen, TakeBack):  # a play of this turn: kept (see the class)
+                    return self._without_backs(list(legal))
+                return chosen
         return self._choose_among(list(legal))
 
     def choose_split(self, moves: list[Action], discards: i64, at: i64, hand_number: int,
@@ -132,6 +136,10 @@ class RandomBot:
                 return moves[base] if len(moves) > base else nth_discard(discards, 0)
             r: i64 = base + self._below(n)
             if r < at:
+                if isinstance(moves[r], TakeBack):  # a play of this turn: kept
+                    whole = moves[base:]
+                    add_discards(whole, discards, at - base)
+                    return self._without_backs(whole)
                 return moves[r]
             if r < at + held:
                 return nth_discard(discards, r - at)
@@ -146,6 +154,12 @@ class RandomBot:
         if hand_number != self._hand_number or turn_number != self._turn_number:
             self._hand_number, self._turn_number = hand_number, turn_number
             self._gave_up = False
+
+    def _without_backs(self, moves: list[Action]) -> Action:
+        """A move other than taking back a play of this turn, where the house rules list
+        those (``turn.take_back_turn``): a player choosing at random does not undo."""
+        kept = [m for m in moves if not isinstance(m, TakeBack)]
+        return kept[self._below(len(kept))] if kept else moves[0]
 
     def _choose_among(self, moves: list[Action]) -> Action:
         """The choice while melds are laid out, or after giving up (see the class)."""

@@ -142,7 +142,11 @@ async def api_sit(request: Request) -> Response:
     if known is None:
         name = data.get("name") or table.seats[seat].get("name") or ""
         if not name or name == "You":
-            return JSONResponse({"need_name": True})
+            # asked only where other people will see it (alone with computers, a person
+            # stays unnamed until they say their name in the lobby)
+            others = any(s.get("kind") == "human" for i, s in enumerate(table.seats)
+                         if i != seat)
+            return JSONResponse({"need_name": others})
         svc.limit(request, "players", "Too many new players were made from here")
         player, key = await asyncio.to_thread(svc.people.people.new_player,
                                               clean_name(name))
