@@ -56,7 +56,7 @@ def short_record() -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_a_planted_blunder_is_reviewed_and_named() -> None:
-    record, at = planted("six-deck", 1)
+    record, at = planted("alabama-samboree", 4)  # (the joker would complete a book)
     r = review(record)
     worst = r.costliest(1)
     assert at in [d.index for d in worst], review_text(r)
