@@ -856,8 +856,49 @@ class CheckedHand(HandState):
             return PileNotAvailable(
                 f"You may take {first}" + (f" to {stop - 1}" if stop - first > 1
                                            else "") + f" cards, not {count}.")
+        way = self._shown_way(team, action)
+        if not isinstance(way, str):
+            return way
+        opened = self.opened[team]
+        # (the team's table counted by rank and kept: where it has no open meld of the
+        # rank, the top card makes a new one, without a pass over its melds)
+        tables = self.table_counts(team) if opened else None
+        target = self.pile_target(team, rank) \
+            if tables is not None and tables.open_ranks[rank] else None
+        if way == "meld-on-board" and target is None:
+            target = self.last_board_meld(team, rank)
+        # (the pending lay-down made only where melds are checked: a pile taken onto a
+        # meld on the table, the usual way, lays none)
+        pending: Pending | None = None
+        if target is not None or opened:
+            given = self._pile_given(seat, action, target, tables)
+            if not isinstance(given, int):
+                return given
+        else:  # the top card's meld, the melds laid out and any given here: the opening
+            pending = self._check_opening_melds(team, [(top, *action.shown),
+                                                       *action.opening])
+            used = pending.used
+            used[top] = used[top] - 1  # the top card comes from the pile, not the hand
+            hand = self.hands[seat]
+            # (the cards the hand gives counted here, not by Python's sum over all of them)
+            given = _given(used, hand)
+            if given < 0:
+                return CardsNotHeld(f"You do not hold {_needs(used, hand)}.")
+        if not opened:
+            refused = self._opening_refusal(team, pending if pending is not None
+                                            else Pending())
+            if refused is not None:
+                return refused
+            self._check_black_threes(seat, action.opening, 0)
+        self._check_emptying(seat, self.hand_len[seat] - given + count - 1, False, action)
+        return None
+
+    def _shown_way(self, team: int, action: TakePile) -> str | IllegalAction:
+        """How the cards shown take the pile (``natural-pair``, ``natural-and-wild``,
+        ``meld-on-board``, as the rules' ``pile.show`` names them), or why they may not."""
+        top = self.pile[-1]
+        rank = RANK[top]
         shown = action.shown
-        frozen = self.pile_frozen()
         # (fast path: docs/design.md#the-checks)
         wilds = 0
         matched = True
@@ -868,16 +909,10 @@ class CheckedHand(HandState):
                 wilds += 1
             elif RANK[c] != rank:
                 matched = False
-        naturals = len(shown) - wilds
         if not matched:
             return PileNotAvailable(f"To take the pile show cards that match the top card, "
-                                   f"{format_card(top)}.")
-        opened = self.opened[team]
-        # (the team's table counted by rank and kept: where it has no open meld of the
-        # rank, the top card makes a new one, without a pass over its melds)
-        tables = self.table_counts(team) if opened else None
-        target = self.pile_target(team, rank) \
-            if tables is not None and tables.open_ranks[rank] else None
+                                    f"{format_card(top)}.")
+        st = self.settings
         if len(shown) == 2 and wilds == 0:
             way, allowed = "natural-pair", st.show_pair
         elif len(shown) == 2 and wilds == 1:
@@ -887,70 +922,59 @@ class CheckedHand(HandState):
         else:
             way, allowed = "other", False
         if not allowed:
-            rules = self.rules.pile
             needs = {"natural-pair": "two natural cards of that rank",
                      "natural-and-wild": "one natural card of that rank and a wild card",
                      "meld-on-board": "a meld of that rank already on the table"}
-            ways = " or ".join(needs[w] for w in rules.show)
+            ways = " or ".join(needs[w] for w in self.rules.pile.show)
             return PileNotAvailable(f"To take the pile (top card {format_card(top)}) "
-                                   f"you must show {ways}.")
-        if frozen and way != "natural-pair":
+                                    f"you must show {ways}.")
+        if self.pile_frozen() and way != "natural-pair":
             return PileNotAvailable("The pile is frozen by a wild card in it: only a natural "
-                                   f"pair of {RANK_WORDS[rank]} takes it.")
-        if way == "meld-on-board":
-            if not self.has_board_meld(team, rank):
-                return PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
-                                       "the table to take the pile with.")
-            if target is None:
-                target = self.last_board_meld(team, rank)
-        if action.opening and opened:
+                                    f"pair of {RANK_WORDS[rank]} takes it.")
+        if way == "meld-on-board" and not self.has_board_meld(team, rank):
+            return PileNotAvailable(f"Your team has no meld of {RANK_WORDS[rank]} on "
+                                    "the table to take the pile with.")
+        if action.opening and self.opened[team]:
             return PileNotAvailable("Your team has already opened: lay further melds "
-                                   "after taking the pile.")
-        # (the pending lay-down made only where melds are checked: a pile taken onto a
-        # meld on the table, the usual way, lays none)
-        pending: Pending | None = None
+                                    "after taking the pile.")
+        return way
+
+    def _pile_given(self, seat: int, action: TakePile, target: int | None,
+                    tables: TableCounts | None) -> int | IllegalAction:
+        """How many cards the hand gives to take the pile onto the team's meld
+        ``target``, or (None) to make a new meld of a team that has opened; or why
+        it may not."""
+        shown = action.shown
         hand = self.hands[seat]
-        # (the cards the hand gives are counted here, not by Python's sum over all of them)
+        team = self.team_of[seat]
+        st = self.settings
         if target is not None and st.shown_kept and shown:
             # The shown cards stay in the hand: the top card alone goes onto the meld.
             self._check_held(shown, hand)
-            given = 0
-        elif target is not None:  # the team has this meld on the table, so it has opened
+            return 0
+        top = self.pile[-1]
+        wilds = 0
+        for c in shown:
+            if WILD[c]:
+                wilds += 1
+        if target is not None:  # the team has this meld on the table
             meld = self.melds[team][target]
             complete = meld.size >= st.book_size
-            check_rank_counts(self.rules, rank, meld.naturals + naturals + 1,
+            check_rank_counts(self.rules, RANK[top], meld.naturals + len(shown) - wilds + 1,
                               meld.wilds + wilds, complete, wilds, st)
             if wilds and st.wild_meld_blocks_wilds and self._wild_meld_open(team):
                 return self._wilds_blocked(team)
-            self._check_held(shown, hand)
-            given = len(shown)
-        elif opened:
+        else:
             # One new meld, checked alone against the team's kept table (as
             # :meth:`_check_melds` checks one), and the cards shown held: no pending
             # lay-down, whose counts of every card were made and read at each check
-            assert tables is not None  # (counted above: the team has opened)
+            assert tables is not None  # (counted: the team has opened)
             # (fast path: docs/design.md#the-checks)
             self._check_new_meld(team, (top, shown[0], shown[1]) if len(shown) == 2
                                  else (top, *shown), tables.open_ranks, tables.book_ranks,
                                  tables.wild_open, False)
-            self._check_held(shown, hand)
-            given = len(shown)
-        else:  # the top card's meld, the melds laid out and any given here: the opening
-            pending = self._check_opening_melds(team, [(top, *shown), *action.opening])
-            used = pending.used
-            used[top] = used[top] - 1  # the top card comes from the pile, not the hand
-            given = _given(used, hand)
-            if given < 0:
-                return CardsNotHeld(f"You do not hold {_needs(used, hand)}.")
-        if not opened:
-            refused = self._opening_refusal(team, pending if pending is not None
-                                            else Pending())
-            if refused is not None:
-                return refused
-            self._check_black_threes(seat, action.opening, 0)
-        left = self.hand_len[seat] - given + count - 1
-        self._check_emptying(seat, left, False, action)
-        return None
+        self._check_held(shown, hand)
+        return len(shown)
 
     # ----------------------------------------------------------------- verify
     def verify(self, action: Action, seat: int | None = None) -> None:

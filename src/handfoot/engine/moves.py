@@ -66,6 +66,7 @@ from handfoot.cards import (
 )
 from handfoot.engine.checks import CheckedHand
 from handfoot.engine.melds import RANK_MELD, SEQUENCE, WILD_MELD, Meld, most_wilds
+from handfoot.engine.settings import Settings
 from handfoot.engine.state import (
     PHASE_ASK,
     PHASE_CHOOSE,
@@ -288,6 +289,55 @@ def picks(groups: list[list[Card]], n: int) -> list[tuple[Card, ...]]:
     out = []
     _picks_into(groups, 0, n, [], out)
     return out
+
+
+def _natural_shows(st: Settings, hand: list[int], rank: int, with_wild: bool,
+                   shows: list[tuple[Card, ...]]) -> list[Card]:
+    """The naturals of ``rank`` that may be shown to take the pile: each pair (a pair,
+    one of each class and each two classes: :func:`picks` of the classes held) put into
+    ``shows`` where the rules show a pair, and the naturals shown one at a time with a
+    wild (one of each class) returned where ``with_wild``. Under the usual classes, and
+    where each natural is its own class, they are read from the rank's four counts;
+    under other classes, picked from the classes."""
+    pair_shown: bool = st.show_pair
+    base = (rank - 2) * 4
+    ones: list[Card] = _NO_CARDS
+    if st.plain_classes:  # the rank's lowest card held, and its second
+        first = -1
+        for c in range(base, base + 4):
+            if hand[c]:
+                if first < 0:
+                    first = c
+                    if with_wild:
+                        ones = [c]
+                    if hand[c] >= 2:
+                        if pair_shown:
+                            shows.append((c, c))
+                        break
+                else:
+                    if pair_shown:
+                        shows.append((first, c))
+                    break
+    elif st.suit_classes:
+        for c in range(base, base + 4):
+            if hand[c]:
+                if pair_shown:
+                    if hand[c] >= 2:
+                        shows.append((c, c))
+                    for d in range(c + 1, base + 4):
+                        if hand[d]:
+                            shows.append((c, d))
+                if with_wild:
+                    if ones is _NO_CARDS:
+                        ones = []
+                    ones.append(c)
+    else:
+        groups = naturals_by_class(st.rank_classes[rank], hand)
+        if pair_shown:
+            shows.extend(picks(groups, 2))
+        if with_wild:
+            ones = [g[0] for g in groups]
+    return ones
 
 
 def _picks_into(groups: list[list[Card]], start: int, n: int, prefix: list[Card],
@@ -897,66 +947,30 @@ class Hand(CheckedHand):
 
     def _pile_moves(self, p: int, out: list[Action]) -> None:
         """The ways to take the pile: what is shown, and how many cards."""
-        top = self.pile[-1]
-        rank = (top >> 2) + 2
+        rank = (self.pile[-1] >> 2) + 2
         st = self.settings
-        hand = self.hands[p]
-        base = (rank - 2) * 4
-        if (not (self.held[p].bits >> base) & BB_RANK_SUITS
+        if (not (self.held[p].bits >> ((rank - 2) * 4)) & BB_RANK_SUITS
                 and (st.plain_classes or st.suit_classes)
                 and not (st.show_meld_on_board and self.opened[self.team_of[p]])):
             # No natural of the rank held (the player's bits, :class:`Held`): nothing can
             # be shown, and no meld of it on the table could be shown instead (the usual
             # draw: nothing more is asked or made).
             return
-        # The naturals of the rank shown: a pair, one of each class and each two classes
-        # (:func:`picks` of the classes held, two cards and one), and one of each class.
-        # Under the usual classes and where each natural is its own class they are read
-        # from the rank's four counts; under other classes, picked from the classes. The
-        # pairs go straight into the shows (where the rules show a pair), and the naturals
-        # shown one at a time (with a wild) are gathered only where they may be shown.
+        shows = self._pile_shows(p, rank)
+        if shows:
+            self._pile_takes(p, shows, out)
+
+    def _pile_shows(self, p: int, rank: int) -> list[tuple[Card, ...]]:
+        """What may be shown to take the pile: naturals of the top card's rank (a pair,
+        or one with a wild), or nothing for a meld on the table. Only the ways the check
+        may accept now are listed (it is asked of each): none but a natural pair while
+        the pile is frozen, a meld on the table if there is one."""
+        st = self.settings
+        hand = self.hands[p]
         frozen = self.pile_frozen()
-        pair_shown: bool = st.show_pair
-        with_wild: bool = st.show_natural_and_wild and not frozen
         shows: list[tuple[Card, ...]] = []
-        ones: list[Card] = _NO_CARDS
-        if st.plain_classes:  # the rank's lowest card held, and its second
-            first = -1
-            for c in range(base, base + 4):
-                if hand[c]:
-                    if first < 0:
-                        first = c
-                        if with_wild:
-                            ones = [c]
-                        if hand[c] >= 2:
-                            if pair_shown:
-                                shows.append((c, c))
-                            break
-                    else:
-                        if pair_shown:
-                            shows.append((first, c))
-                        break
-        elif st.suit_classes:
-            for c in range(base, base + 4):
-                if hand[c]:
-                    if pair_shown:
-                        if hand[c] >= 2:
-                            shows.append((c, c))
-                        for d in range(c + 1, base + 4):
-                            if hand[d]:
-                                shows.append((c, d))
-                    if with_wild:
-                        if ones is _NO_CARDS:
-                            ones = []
-                        ones.append(c)
-        else:
-            groups = naturals_by_class(st.rank_classes[rank], hand)
-            if pair_shown:
-                shows.extend(picks(groups, 2))
-            if with_wild:
-                ones = [g[0] for g in groups]
-        # Only the ways the check may accept now are tried (it is asked of each): none
-        # but a natural pair while the pile is frozen, a meld on the table if there is one.
+        ones = _natural_shows(st, hand, rank, st.show_natural_and_wild and not frozen,
+                              shows)
         if ones:
             a_two = -1
             for c in range(4):
@@ -970,6 +984,12 @@ class Hand(CheckedHand):
                     shows.append((nat, JOKER))
         if st.show_meld_on_board and not frozen and self.has_board_meld(self.team_of[p], rank):
             shows.append(())
+        return shows
+
+    def _pile_takes(self, p: int, shows: list[tuple[Card, ...]], out: list[Action]) -> None:
+        """Each of ``shows`` that the check accepts, with each count of cards taken."""
+        st = self.settings
+        top = self.pile[-1]
         first, stop = st.take_span(self.rules, len(self.pile))
         in_foot = self.in_foot[p]
         # Before the team has opened, taking the pile is its opening: where the melds
