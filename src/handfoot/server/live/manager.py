@@ -275,8 +275,10 @@ class Manager:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (a table read outside the loop: written here)
-            self.store.set_result(table.id, result)
-            self.keepers.release(table.id)
+            try:
+                self.store.set_result(table.id, result)
+            finally:
+                self.keepers.release(table.id)
         else:  # the loop never waits for the database: written in a thread
             task = loop.create_task(asyncio.to_thread(self.store.set_result, table.id,
                                                       result))
