@@ -265,20 +265,30 @@ class Manager:
             table.game.call_time()
 
     def _over(self, table: LiveTable) -> None:
-        """The game is over: its summary for the lobby, and whoever waits for it."""
+        """The game is over: its summary for the lobby, and whoever waits for it. The
+        table stays kept here until its result is written: until then it is unfinished
+        in the database, and another process that took it as keeperless could let its
+        computers decide on a copy that has not heard the last moves yet."""
         g = table.game
-        self.keepers.release(table.id)
         result = {"totals": list(g.totals), "winners": list(g.winners), "seq": table.seq,
                   "hand_number": g.hand_number, "time_called": g.time_called}
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (a table read outside the loop: written here)
-            self.store.set_result(table.id, result)
+            try:
+                self.store.set_result(table.id, result)
+            finally:
+                self.keepers.release(table.id)
         else:  # the loop never waits for the database: written in a thread
             task = loop.create_task(asyncio.to_thread(self.store.set_result, table.id,
                                                       result))
             self._writing.add(task)
-            task.add_done_callback(self._written)
+            tid = table.id
+
+            def written(task: asyncio.Task[None]) -> None:
+                self._written(task)
+                self.keepers.release(tid)
+            task.add_done_callback(written)
         for hook in self.on_over:
             try:
                 hook(table)
@@ -835,7 +845,11 @@ class Manager:
                 and table.is_bot(table.game.actor):
             await asyncio.sleep(self.bot_delay)
             async with table.lock:
-                if not self.in_step():  # without notices: the log is read first
+                # without notices, the log is read first; and on becoming the keeper
+                # (the last one's last moves may not have been heard here yet)
+                if self.keepers.newly_taken(table.id):
+                    await self.resync(table)
+                elif not self.in_step():
                     await self._acatch_up(table)
                 game = table.game
                 if game.over or table.paused or not table.is_bot(game.actor) \

@@ -16,7 +16,10 @@ the source of truth. What keeps the copies in step:
   the one holding the table's PostgreSQL advisory lock (a session lock, on a
   connection of its own). When that process dies, even by ``kill -9``, PostgreSQL
   drops its connection and the lock with it; every process looks for tables without
-  a keeper every :data:`SWEEP` seconds and takes them. An action is still written
+  a keeper every :data:`SWEEP` seconds and takes them. A new keeper reads the log
+  before its computers decide (:meth:`Keepers.newly_taken`: the moves its last keeper
+  wrote may not have been heard yet); a finished game's keeper lets it go once its
+  result is written. An action is still written
   only if its number is free (the log's key), so even a process that lost its lock
   without knowing it cannot make a computer play twice.
 
@@ -225,6 +228,12 @@ class LocalKeepers:
     async def take(self, table_id: str) -> bool:
         return True
 
+    def newly_taken(self, table_id: str) -> bool:
+        """Whether the table was taken since this was last asked: its copy here may then
+        be behind the log (the moves its last keeper wrote just before it let go are
+        heard a moment later), so the log is read before its computers decide."""
+        return False
+
     def release(self, table_id: str) -> None:
         pass
 
@@ -255,6 +264,13 @@ class Keepers(LocalKeepers):
         self._releasing: set[asyncio.Task[None]] = set()
         self._refused: dict[str, float] = {}
         self._taking: dict[str, asyncio.Future[bool]] = {}
+        self._new: set[str] = set()  #: taken, and not read from the log since
+
+    def newly_taken(self, table_id: str) -> bool:
+        if table_id in self._new:
+            self._new.discard(table_id)
+            return table_id in self.kept
+        return False
 
     def keeps(self, table_id: str) -> bool:
         return table_id in self.kept
@@ -301,6 +317,7 @@ class Keepers(LocalKeepers):
                                  (table_id,))
         if rows and rows[0][0]:
             self.kept.add(table_id)
+            self._new.add(table_id)
             return True
         self._refused[table_id] = now
         return False
@@ -310,6 +327,7 @@ class Keepers(LocalKeepers):
         if table_id not in self.kept or self._closing:
             return
         self.kept.discard(table_id)
+        self._new.discard(table_id)
 
         async def unlock() -> None:
             with contextlib.suppress(Exception):
@@ -324,6 +342,7 @@ class Keepers(LocalKeepers):
         rows = await self._query(_ORPHANS, (list(self.kept),))
         taken = [str(r[0]) for r in rows]
         self.kept.update(taken)
+        self._new.update(taken)
         return taken
 
     async def keeper_of(self, table_id: str) -> str | None:
