@@ -19,7 +19,7 @@ The budget is a number of worlds per decision (``worlds``), each played for at m
 decision's place in the hand, so the same view with the same seed gives the same choice,
 however busy the machine. A time cap per decision (``max_seconds``) can be set where
 answering quickly matters more than repeating a game exactly; by default there is none
-(the budget keeps the median decision near a tenth of a second).
+(the budget keeps the median decision near a fiftieth of a second).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from handfoot.bots.heuristic import (
     rules_of,
     wishes,
 )
-from handfoot.bots.policy import decide_patient, patient_wishes, rushed
+from handfoot.bots.policy import decide_patient, patient_wishes, pile_too_risky, rushed
 from handfoot.bots.risk import books_short, caught, ends_list, hand_ends, hand_ends_within
 from handfoot.cards import NUM_CARDS, RANK, SUIT, WILD, Card
 from handfoot.engine import RANK_MELD, SEQUENCE, WILD_MELD, Hand, Phase, count_books, full_deck
@@ -345,7 +345,7 @@ class ExpertBot:
     uses_view = True
     reads_state = True  #: (said: see HeuristicBot)
 
-    def __init__(self, seed: int = 0, worlds: int = 32, turns: int = 8,
+    def __init__(self, seed: int = 0, worlds: int = 32, turns: int = 16,
                  candidates: int = 3, max_seconds: float | None = None, margin: float = 1.0,
                  play_search: bool = True, plays: int = 3) -> None:
         self.plays = plays
@@ -372,6 +372,7 @@ class ExpertBot:
             return [decide_patient(o, ok, legal)]
         ends = view_ends(view, o)
         rush = view.phase == "play" and rushed(ends)
+        risky: bool | None = None  # (asked at the first way to take the pile)
         out: list[Action] = []
         kinds: set[tuple[str, int]] = set()
         discards = 0
@@ -379,6 +380,14 @@ class ExpertBot:
             if a in out or not ok(a):
                 continue
             if view.phase == "draw":
+                if isinstance(a, TakePile):
+                    # a pile that risks more than it is worth (its policy's judgement) is
+                    # not weighed: played out, the chance of a big win with it can
+                    # outweigh a likely heavy loss (docs/bots.md)
+                    if risky is None:
+                        risky = pile_too_risky(o, ends)
+                    if risky:
+                        continue
                 if ((isinstance(a, TakePile) or isinstance(a, Draw)  # noqa: SIM101
                      or isinstance(a, TakeUpcard)) and len(out) < self.candidates):
                     out.append(a)
