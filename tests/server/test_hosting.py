@@ -123,6 +123,25 @@ def test_only_the_host_hands_an_absent_seat_to_the_computer(server: ServerProces
     ann.close()
 
 
+def test_a_seat_handed_to_the_computer_just_before_leaving_is_played(
+        server: ServerProcess) -> None:
+    """A person who taps "computer" and closes the page at once: the message was sent,
+    so the computer plays their seat (the server reads what a closed socket sent)."""
+    for _ in range(3):
+        made = server.post("/api/tables", {"rules": "texas-good-sam", "seats": [
+            {"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}]})
+        tid, tokens = made["id"], [i["token"] for i in made["invites"]]
+        watcher = server.client(tid, tokens[1])
+        watcher.state()
+        leaving = server.client(tid, tokens[0])
+        leaving.send({"type": "computer", "on": True})
+        leaving.close()  # before any answer came
+        # the page has gone, and the computer holds the seat
+        assert watcher.wait(lambda m: m["type"] == "state" and m["seats"][0]["computer"]
+                            and not m["seats"][0]["connected"])
+        watcher.close()
+
+
 def test_the_host_removes_a_finished_or_abandoned_table(server: ServerProcess) -> None:
     made = hosted_table(server)
     tid, creator = made["id"], made["creator"]

@@ -30,6 +30,7 @@ log = logging.getLogger("handfoot.server")
 
 SEND_TIMEOUT = 5.0  #: seconds one message may take to go out
 MAX_QUEUE = 32  #: messages waiting (a newer state replaces a waiting one)
+CLOSED = "closed"  #: why a client is no longer sent to: it closed its socket
 
 SendText = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Awaitable[None]]
@@ -60,6 +61,13 @@ class Connection:
         self.why = ""
         self.task: asyncio.Task[None] | None = None
         self.closing: asyncio.Task[None] | None = None
+
+    @property
+    def heard(self) -> bool:
+        """Whether the client's messages are still read: until this server drops it. A
+        client that closed its own end is read to the end of what it sent (a move, or a
+        seat handed to the computer, sent just before the page closed still counts)."""
+        return not self.dropped or self.why == CLOSED
 
     def start(self) -> None:
         if self.task is None:
@@ -139,7 +147,7 @@ class Connection:
                         self.drop("the connection does not keep up")
                         return
                     except Exception:  # the socket is closed: its handler ends
-                        self.dropped, self.why = True, "closed"
+                        self.dropped, self.why = True, CLOSED
                         return
                     finally:
                         self.sending = False

@@ -161,7 +161,7 @@ async def take_seat(svc: Services, table: LiveTable, seat: int, ws: WebSocket) -
 
 async def listen(ws: WebSocket, svc: Services, table: LiveTable, conn: Connection) -> None:
     """Answer the viewer's messages until the socket ends or is dropped."""
-    while not conn.dropped:
+    while conn.heard:
         raw = await ws.receive()
         if raw["type"] == "websocket.disconnect":
             break
