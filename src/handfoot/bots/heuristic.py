@@ -99,8 +99,8 @@ MeldLike = Meld | MeldInfo
 
 #: what an :class:`Obs` holds (its slots; a compiled class has no ``__slots__`` to read)
 OBS_FIELDS = ("asked", "books", "foot_left", "hand", "hand_len", "held_bits", "in_foot",
-              "known_next", "melds",
-              "minimum", "opened", "partner_foot_left", "partner_hand", "permission", "phase",
+              "known_next", "melds", "minimum", "next_hand_len",
+              "opened", "partner_foot_left", "partner_hand", "permission", "phase",
               "history", "pile_size", "pile_top", "pile_wild", "rules", "seat", "settings",
               "stack_tops", "stock_size", "team", "turn")
 
@@ -137,6 +137,8 @@ class Obs:
     pile_wild: bool
     stock_size: int
     known_next: list[int]
+    #: how many cards the next player holds in hand
+    next_hand_len: int
     partner_hand: int
     partner_foot_left: int
     permission: bool | None
@@ -205,6 +207,7 @@ def obs_from_view(view: View, rules: Rules) -> Obs:
     for c in view.players[(seat + 1) % n].known:
         known[c] = known[c] + 1
     o.known_next = known
+    o.next_hand_len = view.players[(seat + 1) % n].hand_count
     partner_hand = partner_foot = 0
     for p in view.players:
         if p.team == o.team and p.seat != seat:
@@ -255,7 +258,9 @@ def obs_from_hand(hand: Hand, seat: int, into: Obs | None = None) -> Obs:
     o.pile_size = len(pile)
     o.pile_wild = hand.pile_wilds > 0
     o.stock_size = len(hand.stock)
-    o.known_next = hand.known[(seat + 1) % n]
+    after = (seat + 1) % n
+    o.known_next = hand.known[after]
+    o.next_hand_len = hand.card_counts(after)[0] if choosing else hand.hand_len[after]
     partner_hand = partner_foot = 0
     for s in range(n):
         if s != seat and team_of[s] == team:

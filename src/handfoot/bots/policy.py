@@ -19,6 +19,12 @@ deals (300 duplicate deals, seed 20000 on): 63.5% texas-good-sam, 58.5% classic,
 61.2% six-deck, 65.5% alabama-samboree, 49.3% samba. Since texas-good-sam plays on
 until the stock is drawn, the policy gains little there (about 52%).
 
+Two more, for the race to the books that going out needs: a clean meld takes no wild
+while the team still needs clean books, and where the pile can only be taken with a
+natural pair from hand, a discard's rank counts against it by the chance that the next
+player holds such a pair (:func:`pair_chances`: taking the pile is what most speeds a
+team on). Their gains are in docs/bots.md.
+
 This policy is the expert's default choice where it does not search, its source of
 candidates where it does, and the way its own team plays in its rollouts.
 """
@@ -42,6 +48,7 @@ from handfoot.bots.heuristic import (
 from handfoot.bots.risk import shed_cost
 from handfoot.cards import NATURAL, NUM_CARDS, RANK, WILD, is_three
 from handfoot.engine import RANK_MELD
+from handfoot.rules import Rules
 
 #: where a player in the foot with this many cards or fewer asks to go out (the
 #: heuristic: two)
@@ -97,17 +104,28 @@ def pile_too_risky(o: Obs, ends: Sequence[float]) -> bool:
 
 
 def patient(o: Obs, action: Action) -> bool:
-    """False for wilds added to an unfinished meld of a rank that they do not complete
-    (outside the foot)."""
-    if o.in_foot or not isinstance(action, AddToMeld):
-        return True
-    if not all(WILD[c] for c in action.cards):
+    """False for wilds added to a clean meld while the team still needs clean books
+    (:func:`clean_short`), and, outside the foot, for wilds added to an unfinished meld
+    of a rank that they do not complete."""
+    if not isinstance(action, AddToMeld) or not any(WILD[c] for c in action.cards):
         return True
     melds = o.melds[o.team]
     if not 0 <= action.meld < len(melds):
         return True
     m = melds[action.meld]
-    return m.kind != RANK_MELD or m.size + len(action.cards) >= o.settings.book_size
+    if m.kind != RANK_MELD:
+        return True
+    if m.wilds == 0 and clean_short(o):
+        return False
+    return o.in_foot or m.size + len(action.cards) >= o.settings.book_size
+
+
+def clean_short(o: Obs) -> bool:
+    """Whether the player's team has fewer clean books than it needs to go out."""
+    size = o.settings.book_size
+    clean = sum(1 for m in o.melds[o.team]
+                if m.kind == RANK_MELD and m.size >= size and m.wilds == 0)
+    return clean < o.settings.out_clean_books
 
 
 def own_penalties(o: Obs) -> list[int]:
@@ -122,21 +140,93 @@ def own_penalties(o: Obs) -> list[int]:
 
 
 def discards(o: Obs) -> list[Action]:
-    """Every card held as a discard, best first: the heuristic's order, except that the
-    next player's team's unfinished melds count only where the pile may be taken with
-    a meld on the board (elsewhere a pair in hand is needed, which the cards the next
-    player was seen taking already tell)."""
+    """Every card held as a discard, best first: the heuristic's order, except where the
+    pile can only be taken with a natural pair from hand. There the next player's team's
+    unfinished melds do not count; the chance that the next player holds a pair of the
+    card's rank (:func:`pair_chances`) does, at :data:`PAIR_RISK`."""
     if "meld-on-board" in o.rules.pile.show:
         def score(c: int) -> float:
             return discard_score(o, c)
     else:
         ranks = own_penalties(o)
+        chances = pair_chances(o)
 
         def score(c: int) -> float:
-            return discard_score(o, c, ranks)
+            s = discard_score(o, c, ranks)
+            return s - PAIR_RISK * chances[RANK[c]] if NATURAL[c] else s
     cards = [c for c in range(NUM_CARDS) if o.hand[c]]
     cards.sort(key=lambda c: -score(c))
     return [Discard(c) for c in cards]
+
+
+#: what a discard's rank costs, in the discard order's units, times the chance that the
+#: next player holds a natural pair of it and so may take the pile (an unfinished meld
+#: of the team's own costs 250: a one-in-ten chance costs as much; measured in
+#: docs/bots.md)
+PAIR_RISK: Final = 2500.0
+
+#: per rule set, the naturals of each rank its decks hold
+_NATURALS: dict[Rules, list[int]] = {}
+
+
+def pair_chances(o: Obs) -> list[float]:
+    """Per rank (a list by rank number), the chance that the next player holds a natural
+    pair of it: the cards the seat cannot see (the decks less its hand, every meld and
+    the cards the next player was seen taking; the pile too, which is cheaper to count
+    in than to read and changes little) dealt at random, as many as the next player
+    holds beyond those it was seen taking; a card of the rank seen taken counts towards
+    the pair."""
+    rules = o.rules
+    totals = _NATURALS.get(rules)
+    counts = o.settings.deck_counts
+    if totals is None:
+        totals = [0] * 16
+        for c in range(NUM_CARDS):
+            if NATURAL[c]:
+                totals[RANK[c]] += counts[c]
+        _NATURALS[rules] = totals
+    left = list(totals)
+    unseen = sum(counts) - o.hand_len
+    for ms in o.melds:
+        for m in ms:
+            unseen -= m.size
+            if m.kind == RANK_MELD:
+                left[m.rank] -= m.naturals
+    hand, known = o.hand, o.known_next
+    seen_taken = [0] * 16
+    for c in range(NUM_CARDS):
+        if NATURAL[c]:
+            left[RANK[c]] -= hand[c] + known[c]
+            seen_taken[RANK[c]] += known[c]
+    taken = sum(known)
+    unseen -= taken
+    drawn = o.next_hand_len - taken
+    return [at_least(max(2 - seen_taken[r], 0), unseen, max(left[r], 0), drawn)
+            for r in range(16)]
+
+
+def at_least(need: int, pool: int, good: int, drawn: int) -> float:
+    """The chance of at least ``need`` (0, 1 or 2) of ``good`` cards among ``drawn``
+    dealt at random from ``pool``.
+
+    >>> round(at_least(2, 10, 4, 3), 4)  # 1 - (20 + 60) / 120
+    0.3333
+    """
+    if need <= 0:
+        return 1.0
+    if good < need or drawn < need:
+        return 0.0
+    if drawn >= pool:
+        return 1.0
+    none = 1.0  # no good card among those drawn
+    for i in range(drawn):
+        none *= max(pool - good - i, 0) / (pool - i)
+    if need == 1:
+        return 1.0 - none
+    one = drawn * good / pool  # exactly one: it first, then no other
+    for i in range(drawn - 1):
+        one *= max(pool - good - i, 0) / (pool - 1 - i)
+    return max(0.0, 1.0 - none - one)
 
 
 def patient_wishes(o: Obs, ok: Ok, ends: Sequence[float] = ()) -> Iterator[Action]:
@@ -190,5 +280,17 @@ def decide_patient(o: Obs, ok: Ok, legal: Sequence[Action] = (),
     return fallback(o, legal)
 
 
-__all__ = ["POINTS_PER_CARD", "RUSH", "decide_patient", "patient", "patient_wishes",
-           "pile_risk", "pile_too_risky", "rushed"]
+__all__ = [
+    "PAIR_RISK",
+    "POINTS_PER_CARD",
+    "RUSH",
+    "at_least",
+    "clean_short",
+    "decide_patient",
+    "pair_chances",
+    "patient",
+    "patient_wishes",
+    "pile_risk",
+    "pile_too_risky",
+    "rushed",
+]
