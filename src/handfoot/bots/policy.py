@@ -48,7 +48,6 @@ from handfoot.bots.heuristic import (
 from handfoot.bots.risk import shed_cost
 from handfoot.cards import NATURAL, NUM_CARDS, RANK, WILD, is_three
 from handfoot.engine import RANK_MELD
-from handfoot.rules import Rules
 
 #: where a player in the foot with this many cards or fewer asks to go out (the
 #: heuristic: two)
@@ -165,10 +164,6 @@ def discards(o: Obs) -> list[Action]:
 #: docs/bots.md)
 PAIR_RISK: Final = 2500.0
 
-#: per rule set, the naturals of each rank its decks hold
-_NATURALS: dict[Rules, list[int]] = {}
-
-
 def pair_chances(o: Obs) -> list[float]:
     """Per rank (a list by rank number), the chance that the next player holds a natural
     pair of it: the cards the seat cannot see (the decks less its hand, every meld and
@@ -176,17 +171,9 @@ def pair_chances(o: Obs) -> list[float]:
     in than to read and changes little) dealt at random, as many as the next player
     holds beyond those it was seen taking; a card of the rank seen taken counts towards
     the pair."""
-    rules = o.rules
-    totals = _NATURALS.get(rules)
-    counts = o.settings.deck_counts
-    if totals is None:
-        totals = [0] * 16
-        for c in range(NUM_CARDS):
-            if NATURAL[c]:
-                totals[RANK[c]] += counts[c]
-        _NATURALS[rules] = totals
-    left = list(totals)
-    unseen = sum(counts) - o.hand_len
+    settings = o.settings
+    left = list(settings.naturals_by_rank)
+    unseen = settings.deck_size - o.hand_len
     for ms in o.melds:
         for m in ms:
             unseen -= m.size

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from mypy_extensions import i64, mypyc_attr
 
-from handfoot.cards import NUM_CARDS, counts_of
+from handfoot.cards import NATURAL, NUM_CARDS, RANK, counts_of
 from handfoot.engine.deal import full_deck
 from handfoot.rules import Rules
 
@@ -152,6 +152,13 @@ class Settings:
         self.suit_picks: dict[int, list[list[tuple[int, ...]]]] = {}
         #: how many of each card the rule set's decks hold
         self.deck_counts: list[int] = counts_of(full_deck(rules))
+        #: how many cards the decks hold, and how many naturals of each rank (a list by
+        #: rank number)
+        self.deck_size: int = sum(self.deck_counts)
+        self.naturals_by_rank: list[int] = [0] * 16
+        for c in range(NUM_CARDS):
+            if NATURAL[c]:
+                self.naturals_by_rank[RANK[c]] += self.deck_counts[c]
         #: what a team still needs in books to go out, in words ("" for nothing), kept
         #: by its books (see :meth:`HandState.books_missing`)
         self.books_missing: dict[int, str] = {}
