@@ -13,7 +13,7 @@ from handfoot.actions import AddToMeld, Discard
 from handfoot.bots.heuristic import MeldInfo, MeldLike, Obs, decide, obs_from_hand
 from handfoot.bots.policy import at_least, discards, pair_chances, patient
 from handfoot.cards import NATURAL, NUM_CARDS, RANK, parse_card
-from handfoot.engine import RANK_MELD, Deal, Hand, Phase
+from handfoot.engine import RANK_MELD, Deal, Hand, Phase, count_books
 from handfoot.rules import preset
 
 
@@ -101,9 +101,11 @@ def test_a_clean_meld_takes_no_wild_while_clean_books_are_needed() -> None:
     holding(o, ["2C", "2D"])
     o.in_foot = True
     o.melds[o.team] = [book(nine, naturals=5), book(eight, naturals=5, wilds=1)]
+    o.books = count_books(o.melds[o.team], o.settings.book_size)
     two = (parse_card("2C"),)
     assert not patient(o, AddToMeld(0, two))  # no clean book yet: the 9s stay clean
     assert patient(o, AddToMeld(1, two))  # the dirty 8s take it
     # the three clean books made, a wild may go on the 9s (in the foot)
     o.melds[o.team] += [book(RANK[parse_card(r)]) for r in ("4H", "5H", "6H")]
+    o.books = count_books(o.melds[o.team], o.settings.book_size)
     assert patient(o, AddToMeld(0, two))

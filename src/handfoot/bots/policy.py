@@ -120,11 +120,9 @@ def patient(o: Obs, action: Action) -> bool:
 
 
 def clean_short(o: Obs) -> bool:
-    """Whether the player's team has fewer clean books than it needs to go out."""
-    size = o.settings.book_size
-    clean = sum(1 for m in o.melds[o.team]
-                if m.kind == RANK_MELD and m.size >= size and m.wilds == 0)
-    return clean < o.settings.out_clean_books
+    """Whether the player's team has fewer clean books than it needs to go out (its
+    books as the reading counted them)."""
+    return o.books[0] < o.settings.out_clean_books
 
 
 def own_penalties(o: Obs) -> list[int]:
