@@ -15,7 +15,7 @@ from handfoot.server.testing import ServerProcess
 from pages import SHOTS, state
 
 with contextlib.suppress(ImportError):  # (the tests are skipped then: see conftest.py)
-    from playwright.sync_api import Browser, Page, ViewportSize
+    from playwright.sync_api import Browser, Error, Page, ViewportSize
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -35,6 +35,24 @@ def wait_for(page: Page, what: Callable[[Any], bool], timeout: float = 60) -> An
             return st
         assert time.monotonic() < deadline, "it did not come"
         page.wait_for_timeout(50)
+
+
+def wait_for_next_table(page: Page, first: str, timeout: float = 30) -> None:
+    """Wait until the page shows a table other than ``first``. The page may be
+    navigated while we look (Play again reaches every seat at once), so an aborted
+    navigation or a destroyed page context means: look again."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if "/table/" in page.url and first not in page.url:
+                st = state(page)
+                if st is not None and st["table"] != first and st["seq"] >= 0:
+                    return
+        except Error:
+            pass
+        assert time.monotonic() < deadline, f"{page.url} did not move on from {first}"
+        with contextlib.suppress(Error):
+            page.wait_for_timeout(100)
 
 
 def hand_to_computer(page: Page) -> None:
@@ -130,8 +148,7 @@ def test_three_people_names_absence_play_again_and_their_games(
     first = end["table"]
     ann.click("#play-again")
     for page in (ann, bob, cy):
-        page.wait_for_url(lambda u: "/table/" in u and first not in u, timeout=15000)
-        wait_for(page, lambda s: s["table"] != first and s["seq"] >= 0)
+        wait_for_next_table(page, first)
     second = state(ann)["table"]
     assert state(bob)["seat"] == 1 and state(cy)["seat"] == 2
     assert [x["name"] for x in state(bob)["seats"][:3]] == ["Ann", "Bob", "Cy"]
