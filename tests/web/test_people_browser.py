@@ -28,31 +28,18 @@ def shot(page: Page, name: str) -> None:
 
 
 def wait_for(page: Page, what: Callable[[Any], bool], timeout: float = 60) -> Any:
+    """The page's state once ``what`` holds. The page may be navigated while we look
+    (Play again moves every seat at once): an aborted navigation or a destroyed page
+    context means look again."""
     deadline = time.monotonic() + timeout
     while True:
-        st = state(page)
-        if st is not None and what(st):
-            return st
-        assert time.monotonic() < deadline, "it did not come"
-        page.wait_for_timeout(50)
-
-
-def wait_for_next_table(page: Page, first: str, timeout: float = 30) -> None:
-    """Wait until the page shows a table other than ``first``. The page may be
-    navigated while we look (Play again reaches every seat at once), so an aborted
-    navigation or a destroyed page context means: look again."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if "/table/" in page.url and first not in page.url:
-                st = state(page)
-                if st is not None and st["table"] != first and st["seq"] >= 0:
-                    return
-        except Error:
-            pass
-        assert time.monotonic() < deadline, f"{page.url} did not move on from {first}"
         with contextlib.suppress(Error):
-            page.wait_for_timeout(100)
+            st = state(page)
+            if st is not None and what(st):
+                return st
+        assert time.monotonic() < deadline, "it did not come"
+        with contextlib.suppress(Error):
+            page.wait_for_timeout(50)
 
 
 def hand_to_computer(page: Page) -> None:
@@ -148,7 +135,8 @@ def test_three_people_names_absence_play_again_and_their_games(
     first = end["table"]
     ann.click("#play-again")
     for page in (ann, bob, cy):
-        wait_for_next_table(page, first)
+        wait_for(page, lambda s: s["table"] != first and s["seq"] >= 0, timeout=30)
+        assert "/table/" in page.url and first not in page.url
     second = state(ann)["table"]
     assert state(bob)["seat"] == 1 and state(cy)["seat"] == 2
     assert [x["name"] for x in state(bob)["seats"][:3]] == ["Ann", "Bob", "Cy"]
