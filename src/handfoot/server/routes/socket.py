@@ -120,6 +120,9 @@ async def opened(ws: WebSocket, svc: Services) -> tuple[LiveTable | None, int | 
     token = ws.query_params.get("token")
     if token is None:
         return table, None
+    # the seats as the database has them: another server process may have replaced
+    # this link a moment ago, and its notice may not have reached this one yet
+    await svc.manager.refresh_seats(table)
     seat = table.seat_of_token(token)
     if seat is None:
         await ws.send_json(farewell("This invite link is not valid for this table."))
