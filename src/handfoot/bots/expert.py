@@ -427,6 +427,12 @@ class ExpertBot:
             return cands[0]
         return self.search(view, rules, cands)
 
+    def world(self, view: View, rules: Rules, rng: random.Random) -> Hand | None:
+        """One world to weigh the candidates in: :func:`sample_world`, the cards the seat
+        cannot see dealt at random (:mod:`handfoot.research.seeing` deals them from the
+        true hand instead, to measure what knowing them would be worth)."""
+        return sample_world(view, rules, rng)
+
     def search(self, view: View, rules: Rules, cands: list[Action]) -> Action:
         """Score every candidate on the same sampled worlds; move away from the
         policy's first choice only when another is better by a clear margin (the
@@ -438,7 +444,7 @@ class ExpertBot:
         diffs: list[list[float]] = [[] for _ in cands]
         deadline = None if self.max_seconds is None else time.perf_counter() + self.max_seconds
         for _ in range(self.worlds):
-            world = sample_world(view, rules, rng)
+            world = self.world(view, rules, rng)
             if world is None:
                 break
             values = []
