@@ -42,6 +42,10 @@ def check_world(view: View, truth: Hand, world: Hand, sees: str) -> None:
     partners = [s for s in range(len(truth.hands)) if s != me and truth.team_of[s] == team]
     opponents = [s for s in range(len(truth.hands)) if truth.team_of[s] != team]
     assert world.hands[me] == truth.hands[me]
+    # what the seats in the world know of each other is what the table saw (the seat's
+    # own cards seen taken are in its hand, and counted as known only where shown)
+    assert [k for s, k in enumerate(world.known) if s != me] == \
+        [k for s, k in enumerate(truth.known) if s != me]
     assert sizes(world) == sizes(truth)
     assert sorted(world.stock) != [] and len(world.stock) == len(truth.stock)
     shown = {"nothing": [], "partner": partners, "opponents": opponents,

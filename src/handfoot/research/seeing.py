@@ -67,7 +67,13 @@ def seen_world(view: View, hand: Hand, sees: str, rng: random.Random) -> Hand | 
     one: the cards ``sees`` does not show dealt at random (:func:`sample_world`)."""
     if sees in ("partner", "opponents", "hands"):
         shown = shown_view(view, hand, sees != "opponents", sees != "partner")
-        return sample_world(shown, hand.rules, rng)
+        world = sample_world(shown, hand.rules, rng)
+        if world is not None:
+            # (shown to the search, not to the seats it plays in its worlds: what each
+            # of them knows of the others is what the table saw)
+            world.known = [list(x) for x in hand.known]
+            world.known_version += 1
+        return world
     if sees not in ("feet", "stock"):
         return sample_world(view, hand.rules, rng)
     world = hand.clone()
