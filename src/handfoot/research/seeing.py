@@ -35,7 +35,7 @@ from typing import Final
 from handfoot.arena import hand_seed, play, team_entries, wilson
 from handfoot.bots import Bot, make_bot
 from handfoot.bots.expert import ExpertBot, sample_world
-from handfoot.cards import Card
+from handfoot.cards import sorted_from_counts
 from handfoot.engine import Hand
 from handfoot.game import Game
 from handfoot.game.views import View
@@ -45,18 +45,13 @@ from handfoot.rules import Rules, preset
 SEES: Final = ("nothing", "partner", "opponents", "hands", "feet", "stock")
 
 
-def cards_of(counts: Sequence[int]) -> tuple[Card, ...]:
-    """The cards of a hand kept as how many of each card it holds."""
-    return tuple(c for c, n in enumerate(counts) for _ in range(n))
-
-
 def shown_view(view: View, hand: Hand, partners: bool, opponents: bool) -> View:
     """``view`` with the hands of the seat's partners and (or) of its opponents shown,
     as if the whole table had seen every card go into them."""
     assert view.seat is not None
     team = view.players[view.seat].team
     players = tuple(
-        p._replace(known=cards_of(hand.hands[p.seat]))
+        p._replace(known=tuple(sorted_from_counts(hand.hands[p.seat])))
         if p.seat != view.seat and (partners if p.team == team else opponents) else p
         for p in view.players)
     return dataclasses.replace(view, players=players)
@@ -74,9 +69,9 @@ def seen_world(view: View, hand: Hand, sees: str, rng: random.Random) -> Hand | 
             world.known = [list(x) for x in hand.known]
             world.known_version += 1
         return world
-    if sees not in ("feet", "stock"):
+    if sees == "nothing":
         return sample_world(view, hand.rules, rng)
-    world = hand.clone()
+    world = hand.clone()  # (feet or stock)
     # (a clone draws on its original's generator: a reshuffle in the search would move
     # the true hand's on)
     world.rng = random.Random(rng.getrandbits(32))
