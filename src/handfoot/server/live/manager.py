@@ -505,17 +505,28 @@ class Manager:
                 if row is not None and row.seats != table.row.seats:
                     table.row = dataclasses.replace(table.row, seats=row.seats)
                 break
-        if table.waiting:
-            await asyncio.to_thread(self._refresh_waiting, table)
+        await self.refresh_waiting(table)
 
-    def _refresh_waiting(self, table: LiveTable) -> None:
-        """Who has joined (at any process), and whether the table still waits."""
-        if table.waiting:
-            table.joined = self.store.joined_seats(table.id)
-            table.waiting = self.store.is_waiting(table.id)
-            if table.waiting and not table.waiting_for():
-                self.store.start_table(table.id)
-                table.waiting = False
+    async def refresh_waiting(self, table: LiveTable) -> None:
+        """Who has joined (at any process), and whether the table still waits; a table
+        whose people have all joined starts. The rows are read in a thread; a read begun
+        before this process changed them (a person joining here, whose seat it would
+        have dropped: the table then waited for them for ever) is read again."""
+        for _ in range(3):
+            if not table.waiting:
+                return
+            before = table.joins_changed
+            joined, waiting = await asyncio.to_thread(self._who_joined, table.id)
+            if table.joins_changed == before:
+                table.joined, table.waiting = joined, waiting
+                break
+        if table.waiting and not table.waiting_for():
+            table.waiting = False
+            table.joins_changed += 1
+            await asyncio.to_thread(self.store.start_table, table.id)
+
+    def _who_joined(self, table_id: str) -> tuple[set[int], bool]:
+        return self.store.joined_seats(table_id), self.store.is_waiting(table_id)
 
     def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
         """The seat's invite link was revoked: close the sockets opened with it."""
@@ -585,6 +596,9 @@ class Manager:
             return
         table.joined.add(seat)
         await asyncio.to_thread(self.store.join_seat, table.id, seat)
+        # (a read of the rows begun before the write may have been applied meanwhile)
+        table.joined.add(seat)
+        table.joins_changed += 1
         async with table.lock:
             if table.seats[seat].get("stand_in"):
                 seats = [dict(s) for s in table.seats]
@@ -594,8 +608,16 @@ class Manager:
                 await asyncio.to_thread(self.store.set_seats, table.id, seats)
             if table.waiting and not table.waiting_for():
                 table.waiting = False
+                table.joins_changed += 1
                 await asyncio.to_thread(self.store.start_table, table.id)
         self.kick_bots(table)
+
+    async def unjoin(self, table: LiveTable, seat: int) -> None:
+        """The seat has a new invite link: nobody has joined with it yet."""
+        table.joined.discard(seat)
+        await asyncio.to_thread(self.store.unjoin_seat, table.id, seat)
+        table.joined.discard(seat)
+        table.joins_changed += 1
 
     async def start(self, table: LiveTable) -> None:
         """The host starts a waiting table: computer players take the seats of the
@@ -608,6 +630,7 @@ class Manager:
                 seats[i].setdefault("level", default_level())
             table.row = dataclasses.replace(table.row, seats=seats)
             table.waiting = False
+            table.joins_changed += 1
             await asyncio.to_thread(self.store.set_seats, table.id, seats)
             await asyncio.to_thread(self.store.start_table, table.id)
         await self.broadcast(table)

@@ -93,6 +93,9 @@ class LiveTable:
     waiting: bool = False
     #: the people's seats whose invite link has been opened
     joined: set[int] = field(default_factory=set)
+    #: counts this process's changes to ``joined`` and ``waiting``: a read of them
+    #: begun before such a change is not applied over it
+    joins_changed: int = 0
     #: the recent moves in words, and the pause between hands
     moves: MoveLog = field(default_factory=MoveLog)
     #: time may be called at it (a club event's table)

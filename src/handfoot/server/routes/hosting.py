@@ -129,8 +129,7 @@ async def api_new_link(request: Request) -> Response:
         seats[seat].update(link=link, token_hash=token_hash(tok),
                            chat_after=said[-1].id if said else 0)
         await _save_seats(svc.store, table, seats)
-        table.joined.discard(seat)
-        await asyncio.to_thread(svc.store.unjoin_seat, table.id, seat)
+        await svc.manager.unjoin(table, seat)
     svc.manager.close_seat(table, seat, "This invite link was replaced; ask the person "
                            "who set up the table for the new one.")
     await svc.manager.broadcast(table)
