@@ -206,7 +206,7 @@ async def api_chat(request: Request) -> Response:
 async def api_invite(request: Request) -> Response:
     svc = club_of(request)
     event = svc.organiser(request, request.path_params["key"])
-    return JSONResponse(svc.new_invite(request, event, await _body(request)))
+    return JSONResponse(await svc.new_invite(request, event, await _body(request)))
 
 
 @_answer

@@ -60,6 +60,7 @@ from handfoot.game.fair import new_secret
 from handfoot.rules import PRESET_NAMES, Rules, RulesError, preset
 from handfoot.server.club.paper import form_from_sheet, form_settings, sheet_from_form
 from handfoot.server.guard import AddressSource, HashPool, RateLimits
+from handfoot.server.live import seats
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import (
     LiveTable,
@@ -493,12 +494,12 @@ class EventService:
                 rules = Rules.from_toml(saved[1])
             except RulesError as e:
                 raise EventApiError(f"The rule set {rules_name!r} is refused: {e}") from None
-        seats = data.get("seats")
+        per_table = data.get("seats")
         time_limit = data.get("time_limit")
         warning = data.get("warning")
         event = Event.create(
             name, rules, _int(data, "rounds", "The number of rounds", 1, 1, 20),
-            seats=None if seats in (None, "") else _int(data, "seats", "Seats", None, 2, 8),
+            seats=None if per_table in (None, "") else _int(data, "seats", "Seats", None, 2, 8),
             time_limit_minutes=None if time_limit in (None, "") else _int(
                 data, "time_limit", "The time limit", None, 0, 24 * 60),
             time_warning_minutes=None if warning in (None, "") else _int(
@@ -579,16 +580,16 @@ class EventService:
             raise EventApiError("An event's tables are always dealt from the server's "
                                 "secret; they take no seed.")
         rules = event.table_rules(t)
-        seats: list[dict[str, Any]] = []
+        seated: list[dict[str, Any]] = []
         invites = []
         for s, pid in enumerate(t.seats):
             tok = new_token()
-            seats.append({"kind": "human", "name": event.name_of(pid),
-                          "token_hash": token_hash(tok), "level": level,
-                          "computer": s in computer})
+            seated.append({"kind": "human", "name": event.name_of(pid),
+                           "token_hash": token_hash(tok), "level": level,
+                           "computer": s in computer})
             invites.append({"seat": s, "name": event.name_of(pid), "computer": s in computer,
                             "token": tok})
-        tid = self.store.create_table(rules.name, rules.to_toml(), 0, seats,
+        tid = self.store.create_table(rules.name, rules.to_toml(), 0, seated,
                                       secret=new_secret())
         self.store.tag_event_table(tid, event.name, rnd, t.number)
         table = self.manager.load(tid)
@@ -598,23 +599,21 @@ class EventService:
             inv["url"] = self._invite(request, tid, str(inv["token"]))
         return {"table_id": tid, "round": rnd, "table": t.number, "invites": invites}
 
-    def new_invite(self, request: Request, event: Event, data: dict[str, Any]
-                   ) -> dict[str, Any]:
+    async def new_invite(self, request: Request, event: Event, data: dict[str, Any]
+                         ) -> dict[str, Any]:
         rnd, t = self._table(event, data)
-        tid = self.online_tables(event).get((rnd, t.number))
-        table = None if tid is None else self.manager.load(tid)
+        tid = (await asyncio.to_thread(self.online_tables, event)).get((rnd, t.number))
+        table = None if tid is None else await self.manager.aload(tid)
         if table is None:
             raise EventApiError(f"Table {t.number} is not playing online.")
         seat = _int(data, "seat", "The seat", None, 0, len(table.seats) - 1)
         tok = new_token()
-        seats = [dict(s) for s in table.seats]
-        seats[seat]["token_hash"] = token_hash(tok)
-        self.store.set_seats(table.id, seats)
-        table.row = dataclasses.replace(table.row, seats=seats)
+        async with table.lock, seats.changing(self.store, table) as new:
+            new[seat]["token_hash"] = token_hash(tok)
         # the old link stops acting at once, on a socket opened with it too
         self.manager.close_seat(table, seat, "This invite link was replaced; ask the "
                                 "organiser for the new one.")
-        return {"seat": seat, "name": seats[seat].get("name", ""),
+        return {"seat": seat, "name": table.seats[seat].get("name", ""),
                 "url": self._invite(request, table.id, tok)}
 
     def paper(self, event: Event, data: dict[str, Any]) -> dict[str, Any]:

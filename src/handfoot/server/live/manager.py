@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import secrets
 import time
@@ -28,7 +27,7 @@ from handfoot.actions import (
 from handfoot.bots import make_bot
 from handfoot.engine import IllegalAction
 from handfoot.server.diagnostics import cpu, metrics
-from handfoot.server.live import presence
+from handfoot.server.live import presence, seats
 from handfoot.server.live.messages import Broadcast
 from handfoot.server.live.outbox import Connection
 from handfoot.server.live.reasons import reasons
@@ -492,41 +491,9 @@ class Manager:
             conn.push(_STATE, text)
 
     async def refresh_seats(self, table: LiveTable) -> None:
-        """Read the table's seats again (another server process may have changed them:
-        a new invite link, a seat handed to the computer). The row is read in a thread;
-        if this process changed the seats meanwhile (a seat handed to the computer
-        here), the row read may be older than that change, and it is read again: applied,
-        such a row undid the change, and the seat handed over was never played (the
-        process keeping the table saw a person there)."""
-        for _ in range(3):
-            before = table.row
-            row = await asyncio.to_thread(self.store.table, table.id)
-            if table.row is before:
-                if row is not None and row.seats != table.row.seats:
-                    table.row = dataclasses.replace(table.row, seats=row.seats)
-                break
-        await self.refresh_waiting(table)
-
-    async def refresh_waiting(self, table: LiveTable) -> None:
-        """Who has joined (at any process), and whether the table still waits; a table
-        whose people have all joined starts. The rows are read in a thread; a read begun
-        before this process changed them (a person joining here, whose seat it would
-        have dropped: the table then waited for them for ever) is read again."""
-        for _ in range(3):
-            if not table.waiting:
-                return
-            before = table.joins_changed
-            joined, waiting = await asyncio.to_thread(self._who_joined, table.id)
-            if table.joins_changed == before:
-                table.joined, table.waiting = joined, waiting
-                break
-        if table.waiting and not table.waiting_for():
-            table.waiting = False
-            table.joins_changed += 1
-            await asyncio.to_thread(self.store.start_table, table.id)
-
-    def _who_joined(self, table_id: str) -> tuple[set[int], bool]:
-        return self.store.joined_seats(table_id), self.store.is_waiting(table_id)
+        """Read the table's seats, and who has joined it, again (another server process
+        may have changed them): :func:`seats.read_again`."""
+        await seats.read_again(self.store, table)
 
     def close_seat(self, table: LiveTable, seat: int, message: str) -> None:
         """The seat's invite link was revoked: close the sockets opened with it."""
@@ -560,79 +527,36 @@ class Manager:
                     await self.broadcast(table)
 
     async def give_back(self, table: LiveTable, seat: int) -> None:
-        """The person came back: a computer that sat in for them (handed their seat
-        while they were away) gives it back."""
-        if not table.seats[seat].get("stand_in"):
-            return
+        """The person came back: a computer that sat in for them gives it back."""
         async with table.lock:
-            seats = [dict(s) for s in table.seats]
-            seats[seat].pop("stand_in", None)
-            seats[seat]["computer"] = False
-            table.row = dataclasses.replace(table.row, seats=seats)
-            await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            await seats.give_back(self.store, table, seat)
 
     # ------------------------------------------------------------ computers
-    def set_computer(self, table: LiveTable, seat: int, on: bool,
-                     stand_in: bool = False) -> None:
+    async def set_computer(self, table: LiveTable, seat: int, on: bool,
+                           stand_in: bool = False) -> None:
         """``stand_in``: handed over by another person while this one was away (given
-        back when they return)."""
-        seats = [dict(s) for s in table.seats]
-        if seats[seat]["kind"] != "human":
+        back when they return). Called with the table's lock held."""
+        if table.seats[seat]["kind"] != "human":
             return
-        seats[seat]["computer"] = on
-        if on and stand_in:
-            seats[seat]["stand_in"] = True
-        else:
-            seats[seat].pop("stand_in", None)
-        seats[seat].setdefault("level", default_level())
-        self.store.set_seats(table.id, seats)
-        table.row = dataclasses.replace(table.row, seats=seats)
+        async with seats.changing(self.store, table) as new:
+            new[seat]["computer"] = on
+            if on and stand_in:
+                new[seat]["stand_in"] = True
+            else:
+                new[seat].pop("stand_in", None)
+            new[seat].setdefault("level", default_level())
 
     async def join(self, table: LiveTable, seat: int) -> None:
-        """A person opened their invite link: they have joined (kept beside the seats,
-        which this leaves alone unless a computer sat in for them: it gives the seat
-        back); a waiting table whose people have all joined starts."""
-        if seat in table.joined:
-            return
-        table.joined.add(seat)
-        await asyncio.to_thread(self.store.join_seat, table.id, seat)
-        # (a read of the rows begun before the write may have been applied meanwhile)
-        table.joined.add(seat)
-        table.joins_changed += 1
-        async with table.lock:
-            if table.seats[seat].get("stand_in"):
-                seats = [dict(s) for s in table.seats]
-                seats[seat].pop("stand_in")
-                seats[seat]["computer"] = False
-                table.row = dataclasses.replace(table.row, seats=seats)
-                await asyncio.to_thread(self.store.set_seats, table.id, seats)
-            if table.waiting and not table.waiting_for():
-                table.waiting = False
-                table.joins_changed += 1
-                await asyncio.to_thread(self.store.start_table, table.id)
+        """A person opened their invite link: they have joined (kept beside the seats);
+        a waiting table whose people have all joined starts."""
+        await seats.join(self.store, table, seat)
         self.kick_bots(table)
-
-    async def unjoin(self, table: LiveTable, seat: int) -> None:
-        """The seat has a new invite link: nobody has joined with it yet."""
-        table.joined.discard(seat)
-        await asyncio.to_thread(self.store.unjoin_seat, table.id, seat)
-        table.joined.discard(seat)
-        table.joins_changed += 1
 
     async def start(self, table: LiveTable) -> None:
         """The host starts a waiting table: computer players take the seats of the
         people who have not joined (each can take their seat back on joining)."""
         async with table.lock:
-            seats = [dict(s) for s in table.seats]
-            for i in table.waiting_for():
-                seats[i]["computer"] = True
-                seats[i]["stand_in"] = True
-                seats[i].setdefault("level", default_level())
-            table.row = dataclasses.replace(table.row, seats=seats)
-            table.waiting = False
-            table.joins_changed += 1
-            await asyncio.to_thread(self.store.set_seats, table.id, seats)
-            await asyncio.to_thread(self.store.start_table, table.id)
+            await seats.start(self.store, table, default_level())
         await self.broadcast(table)
         self.kick_bots(table)
 

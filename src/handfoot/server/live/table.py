@@ -69,6 +69,9 @@ class LiveTable:
     game: ServedGame
     seq: int = 0  #: actions applied (the next action's number)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: held while the seats or who has joined change here, or are read from the
+    #: database (see :mod:`handfoot.server.live.seats`)
+    seats_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     #: seat: (level asked for, level played, seed) of its computer player (the player
@@ -93,9 +96,6 @@ class LiveTable:
     waiting: bool = False
     #: the people's seats whose invite link has been opened
     joined: set[int] = field(default_factory=set)
-    #: counts this process's changes to ``joined`` and ``waiting``: a read of them
-    #: begun before such a change is not applied over it
-    joins_changed: int = 0
     #: the recent moves in words, and the pause between hands
     moves: MoveLog = field(default_factory=MoveLog)
     #: time may be called at it (a club event's table)

@@ -23,6 +23,7 @@ from starlette.requests import HTTPConnection
 from handfoot.club.store import hash_password, verify_password
 from handfoot.game.fair import new_secret
 from handfoot.server.guard import HashPool
+from handfoot.server.live import seats
 from handfoot.server.live.manager import Manager
 from handfoot.server.live.table import LiveTable
 from handfoot.server.live.table_log import seat_names
@@ -139,11 +140,8 @@ class PeopleService:
                            "page: /me).", 409)
         table.players[seat] = player.id
         if table.seats[seat].get("name") != player.name:
-            async with table.lock:
-                seats = [dict(s) for s in table.seats]
-                seats[seat]["name"] = player.name
-                table.row = dataclasses.replace(table.row, seats=seats)
-                await asyncio.to_thread(self.store.set_seats, table.id, seats)
+            async with table.lock, seats.changing(self.store, table) as new:
+                new[seat]["name"] = player.name
         await self.show_ratings(table)
         await self.manager.broadcast(table)
 
@@ -176,12 +174,12 @@ class PeopleService:
                 lambda: self.store.event_table(table.id) is not None)
         if table.club_event:
             raise ApiError("A club event's next games are drawn by its organiser.", 409)
-        seats = [{k: v for k, v in s.items()
-                  if k in ("kind", "name", "level", "token_hash")} for s in table.seats]
+        kept = [{k: v for k, v in s.items()
+                 if k in ("kind", "name", "level", "token_hash")} for s in table.seats]
         sat = await asyncio.to_thread(self.people.seat_players, table.id)
         new = await asyncio.to_thread(
             self.people.play_again, table.id, secrets.token_hex(6), table.row.rules_name,
-            table.row.rules_toml, seats, new_secret(), table.row.creator_hash,
+            table.row.rules_toml, kept, new_secret(), table.row.creator_hash,
             table.row.settings, sat)
         await self.moved(table, new)
         if self.manager.bus is not None:
@@ -264,10 +262,9 @@ class PeopleService:
             return people.rate(table.id, None, {}) and False
         have = people.ratings_in(rules, list(sat.values()))
         computers = people.computers(rules)
-        seats = table.seats
         teams_n = len(table.game.totals)
         members: list[list[tuple[str | None, Rating]]] = [[] for _ in range(teams_n)]
-        for i, s in enumerate(seats):
+        for i, s in enumerate(table.seats):
             pid = sat.get(i)
             if pid is not None:
                 r = have.get(pid, dataclasses.replace(DEFAULT, rules=rules))

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -34,10 +33,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from handfoot.server.live import seats
 from handfoot.server.live.table import LiveTable, token_hash
 from handfoot.server.routes.http import ApiError, json_body
 from handfoot.server.services import Services, services
-from handfoot.server.storage.store import Store
 
 MAX_BODY = 16 * 1024
 
@@ -122,14 +121,13 @@ async def api_new_link(request: Request) -> Response:
                        "they have left the table.", 409)
     said = await asyncio.to_thread(svc.store.chat, table.id, 1)
     async with table.lock:
-        seats = [dict(s) for s in table.seats]
-        link = int(seats[seat].get("link", 0)) + 1
-        tok = invite_token(data["creator"], table.id, seat, link)
-        # the new holder reads the chat from here on
-        seats[seat].update(link=link, token_hash=token_hash(tok),
-                           chat_after=said[-1].id if said else 0)
-        await _save_seats(svc.store, table, seats)
-        await svc.manager.unjoin(table, seat)
+        async with seats.changing(svc.store, table) as new:
+            link = int(new[seat].get("link", 0)) + 1
+            tok = invite_token(data["creator"], table.id, seat, link)
+            # the new holder reads the chat from here on
+            new[seat].update(link=link, token_hash=token_hash(tok),
+                             chat_after=said[-1].id if said else 0)
+        await seats.unjoin(svc.store, table, seat)
     svc.manager.close_seat(table, seat, "This invite link was replaced; ask the person "
                            "who set up the table for the new one.")
     await svc.manager.broadcast(table)
@@ -174,7 +172,3 @@ routes: list[BaseRoute] = [
     Route("/api/tables/{id}/remove", api_remove, methods=["POST"]),
 ]
 
-
-async def _save_seats(store: Store, table: LiveTable, seats: list[dict[str, Any]]) -> None:
-    table.row = dataclasses.replace(table.row, seats=seats)  # at once: the new hash holds
-    await asyncio.to_thread(store.set_seats, table.id, seats)

@@ -10,7 +10,6 @@ behind HTTPS; set by ``POST /api/me`` and by signing in) or, for other clients, 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import Any
 
 from starlette.requests import Request
@@ -19,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 from handfoot.rules import PRESET_NAMES
 from handfoot.server.guard import client_address
+from handfoot.server.live import seats
 from handfoot.server.live.table import LiveTable, new_token, token_hash
 from handfoot.server.people.service import COOKIE, clean_name
 from handfoot.server.routes.http import ApiError, json_body
@@ -194,12 +194,9 @@ async def api_rejoin(request: Request) -> Response:
         raise ApiError("You are at this table on another device now; close it there "
                        "first.", 409)
     token = new_token()
-    async with table.lock:
-        seats = [dict(s) for s in table.seats]
-        seats[seat].update(link=int(seats[seat].get("link", 0)) + 1,
-                           token_hash=token_hash(token))
-        table.row = dataclasses.replace(table.row, seats=seats)
-        await asyncio.to_thread(svc.store.set_seats, table.id, seats)
+    async with table.lock, seats.changing(svc.store, table) as new:
+        new[seat].update(link=int(new[seat].get("link", 0)) + 1,
+                         token_hash=token_hash(token))
     svc.manager.close_seat(table, seat, "Your seat was opened on another device.")
     return JSONResponse({"seat": seat, "token": token,
                          "url": svc.invite_url(request, table.id, token)})

@@ -280,7 +280,7 @@ async def on_computer(at: Seated, msg: Computer) -> Reply:
         if why is not None:
             return error(why)
     async with table.lock:
-        manager.set_computer(table, target, msg.on, stand_in=target != at.seat)
+        await manager.set_computer(table, target, msg.on, stand_in=target != at.seat)
     await manager.broadcast(table)
     manager.kick_bots(table)
     await manager.next_hand(table, None)  # nobody waits for a computer player
