@@ -1,7 +1,7 @@
 """The event loop never waits for the database: starting a table, reading or saving a
-rule set, and writing a finished game's result go through a thread (the store's calls
-are made where no event loop runs), so that one slow statement holds up no other
-table."""
+rule set, writing a finished game's result, and a club organiser's evening go through
+a thread (the stores' calls are made where no event loop runs), so that one slow
+statement holds up no other table."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from handfoot.club.store import ClubStore
 from handfoot.server.app import create_app
 from handfoot.server.offloop.work import Work
 from handfoot.server.services import of_state
@@ -20,15 +21,19 @@ from handfoot.server.storage.store import Store
 pytestmark = pytest.mark.served  # (left out of the pure-Python pass: see test.sh)
 
 
-async def _request(app: Any, method: str, path: str, body: Any = None
-                   ) -> tuple[int, dict[str, Any]]:
-    """One HTTP request to the application itself (ASGI), as from this machine."""
+async def _request(app: Any, method: str, path: str, body: Any = None,
+                   jar: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    """One HTTP request to the application itself (ASGI), as from this machine; with
+    ``jar``, the cookies it holds are sent and those set are kept there."""
     raw = b"" if body is None else json.dumps(body).encode()
+    cookies = [] if not jar else [
+        (b"cookie", "; ".join(f"{k}={v}" for k, v in jar.items()).encode())]
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
-             "query_string": b"", "root_path": "",
+             "method": method, "scheme": "http", "path": path.partition("?")[0],
+             "raw_path": path.partition("?")[0].encode(),
+             "query_string": path.partition("?")[2].encode(), "root_path": "",
              "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
-                         (b"content-length", str(len(raw)).encode())],
+                         (b"content-length", str(len(raw)).encode()), *cookies],
              "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80)}
     sent = False
     status = 0
@@ -46,6 +51,10 @@ async def _request(app: Any, method: str, path: str, body: Any = None
         nonlocal status
         if message["type"] == "http.response.start":
             status = message["status"]
+            for name, value in message.get("headers", []):
+                if jar is not None and name.lower() == b"set-cookie":
+                    k, _, v = value.decode().split(";")[0].partition("=")
+                    jar[k] = v
         elif message["type"] == "http.response.body":
             chunks.append(message.get("body", b""))
 
@@ -53,15 +62,16 @@ async def _request(app: Any, method: str, path: str, body: Any = None
     return status, json.loads(b"".join(chunks) or b"null")
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> dict[str, list[str]]:
-    """Where each call of these methods of the store is made: "event loop" or
+def _spy(monkeypatch: pytest.MonkeyPatch, names: list[str], of: type = Store
+         ) -> dict[str, list[str]]:
+    """Where each call of these methods of the store (``of``) is made: "event loop" or
     "thread"."""
     where: dict[str, list[str]] = {}
 
     def spy(name: str) -> None:
-        original: Callable[..., Any] = getattr(Store, name)
+        original: Callable[..., Any] = getattr(of, name)
 
-        def called(self: Store, *args: Any, **kwargs: Any) -> Any:
+        def called(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 asyncio.get_running_loop()
                 where.setdefault(name, []).append("event loop")
@@ -69,7 +79,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch, names: list[str]) -> dict[str, list[st
                 where.setdefault(name, []).append("thread")
             return original(self, *args, **kwargs)
 
-        monkeypatch.setattr(Store, name, called)
+        monkeypatch.setattr(of, name, called)
 
     for name in names:
         spy(name)
@@ -132,3 +142,55 @@ def test_a_finished_game_s_result_is_written_off_the_event_loop(
     asyncio.run(run())
     assert where["set_result"] == ["thread"]
     assert all(w == "thread" for w in where["event_table"]), where
+
+
+def test_a_club_organisers_evening_never_waits_on_the_event_loop(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event made, its players listed, a round drawn and started online (a computer
+    at every seat), the organiser's and the players' pages read, a link replaced, the
+    round's clock started, and the games played to their end: every read and write of
+    the event or its tables is made in a thread, the tables' games rebuilt off the
+    loop."""
+    club_calls = ["names", "load", "new_session", "session_event", "save_settings",
+                  "save_draw", "clocks", "start_clock", "add_result"]
+    table_calls = ["event_tables", "table", "create_table", "tag_event_table",
+                   "set_seats", "event_chat", "event_table"]
+
+    async def run() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        app = create_app(sqlite_url, bot_delay=0.0, work=Work(bot_workers=1))
+        async with app.router.lifespan_context(app):  # (read at start: nothing waits)
+            club = _spy(monkeypatch, club_calls, of=ClubStore)
+            tables = _spy(monkeypatch, table_calls)
+            org: dict[str, str] = {}
+            status, made = await _request(app, "POST", "/api/events", {
+                "name": "Evening", "rules": "texas-good-sam", "rounds": 1,
+                "password": "game monitor", "time_limit": 90}, jar=org)
+            assert status == 200, made
+            base = f"/api/events/{made['key']}"
+            steps: list[tuple[str, str, Any]] = [
+                ("POST", "/players", {"csv": "name\n" + "".join(
+                    f"Player {i}\n" for i in range(4))}),
+                ("POST", "/draw", {"round": 1, "seed": 7}),
+                ("POST", "/online", {"round": 1, "table": 1, "computer": [0, 1, 2, 3],
+                                     "level": "random"}),
+                ("GET", "/manage", None),
+                ("POST", "/invite", {"round": 1, "table": 1, "seat": 2}),
+                ("POST", "/clock", {"round": 1, "do": "start"}),
+                ("GET", "", None),
+                ("GET", "/find?name=Player%201", None)]
+            for method, path, body in steps:
+                status, answer = await _request(app, method, base + path, body, jar=org)
+                assert status == 200, (path, answer)
+            for _ in range(1200):  # (a minute at most) the games end, their result kept
+                status, page = await _request(app, "GET", base, jar=org)
+                if page["drawn"][0]["results"] == 1:
+                    break
+                await asyncio.sleep(0.05)
+            assert page["drawn"][0]["results"] == 1
+        return club, tables
+
+    club, tables = asyncio.run(run())
+    assert set(club) >= {"load", "new_session", "save_draw", "start_clock", "add_result"}
+    assert set(tables) >= {"event_tables", "create_table", "set_seats", "event_table"}
+    assert all(w == "thread" for calls in (*club.values(), *tables.values())
+               for w in calls), (club, tables)

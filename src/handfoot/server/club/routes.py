@@ -15,7 +15,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Route
 
 from handfoot.club import printing
-from handfoot.club.event import EventError, players_csv
+from handfoot.club.event import Event, EventError, players_csv
 from handfoot.server.club.service import (
     MAX_BODY,
     STATIC,
@@ -72,6 +72,18 @@ def club_of(request: Request) -> EventService:
     return services(request).club
 
 
+# (every read and write of the club's database below is done in a thread)
+async def _event(request: Request) -> Event:
+    """The event the request's address names."""
+    return await asyncio.to_thread(club_of(request).event, request.path_params["key"])
+
+
+async def _organiser(request: Request) -> Event:
+    """The event, if the request comes from its logged-in organiser."""
+    return await asyncio.to_thread(club_of(request).organiser, request,
+                                   request.path_params["key"])
+
+
 def _escape(text: str) -> str:
     from html import escape
     return escape(text)
@@ -86,15 +98,18 @@ async def api_events(request: Request) -> Response:
     """GET: the events on this server; POST: a new event, its organiser logged in."""
     if request.method == "POST":
         return await new_event(request)
-    svc = club_of(request)
-    out = []
-    for name in svc.club.names():
-        with contextlib.suppress(Exception):
-            ev = svc.club.load(name)
-            out.append({"key": event_key(name), "name": name,
-                        "rules": ev.rules.title or ev.rules_name, "rounds": ev.rounds,
-                        "players": len(ev.players), "drawn": len(ev.draws)})
-    return JSONResponse({"events": out})
+    club = club_of(request).club
+
+    def listing() -> list[dict[str, Any]]:
+        out = []
+        for name in club.names():
+            with contextlib.suppress(Exception):
+                ev = club.load(name)
+                out.append({"key": event_key(name), "name": name,
+                            "rules": ev.rules.title or ev.rules_name, "rounds": ev.rounds,
+                            "players": len(ev.players), "drawn": len(ev.draws)})
+        return out
+    return JSONResponse({"events": await asyncio.to_thread(listing)})
 
 
 async def new_event(request: Request) -> Response:
@@ -120,21 +135,22 @@ async def new_event(request: Request) -> Response:
 @_answer
 async def api_event(request: Request) -> Response:
     svc = club_of(request)
-    return JSONResponse(svc.public_json(svc.event(request.path_params["key"])))
+    return JSONResponse(await asyncio.to_thread(svc.public_json, await _event(request)))
 
 
 @_answer
 async def api_find(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.event(request.path_params["key"])
-    return JSONResponse(svc.find_json(event, request.query_params.get("name", "")[:100]))
+    event = await _event(request)
+    return JSONResponse(await asyncio.to_thread(
+        svc.find_json, event, request.query_params.get("name", "")[:100]))
 
 
 @_answer
 async def api_login(request: Request) -> Response:
     svc = club_of(request)
     key = request.path_params["key"]
-    event = svc.event(key)
+    event = await _event(request)
     who = client_address(request, svc.addresses)
     data = await _body(request)
     password = data.get("password")
@@ -146,7 +162,8 @@ async def api_login(request: Request) -> Response:
                             "again.", 403)
     svc.failures.pop((key, who), None)  # the right password: a clean slate
     resp = JSONResponse({"ok": True, "name": event.name})
-    _set_cookie(resp, key, svc.club.new_session(event.name), svc.secure)
+    _set_cookie(resp, key, await asyncio.to_thread(svc.club.new_session, event.name),
+                svc.secure)
     return resp
 
 
@@ -156,7 +173,7 @@ async def api_logout(request: Request) -> Response:
     key = request.path_params["key"]
     token = request.cookies.get(cookie_name(key))
     if token:
-        svc.club.end_session(token)
+        await asyncio.to_thread(svc.club.end_session, token)
     resp = JSONResponse({"ok": True})
     resp.delete_cookie(cookie_name(key), path="/")
     return resp
@@ -165,36 +182,38 @@ async def api_logout(request: Request) -> Response:
 @_answer
 async def api_manage(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
-    return JSONResponse(svc.manage_json(event))
+    event = await _organiser(request)
+    return JSONResponse(await svc.manage_json(event))
 
 
 @_answer
 async def api_players(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
-    return JSONResponse({"message": svc.set_players(event, await _body(request))})
+    event = await _organiser(request)
+    data = await _body(request)
+    return JSONResponse({"message": await asyncio.to_thread(svc.set_players, event, data)})
 
 
 @_answer
 async def api_draw(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
-    return JSONResponse(svc.draw(event, await _body(request)))
+    event = await _organiser(request)
+    data = await _body(request)
+    return JSONResponse(await asyncio.to_thread(svc.draw, event, data))
 
 
 @_answer
 async def api_online(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
-    return JSONResponse(svc.start_online(request, event, await _body(request)))
+    event = await _organiser(request)
+    return JSONResponse(await svc.start_online(request, event, await _body(request)))
 
 
 @_answer
 async def api_chat(request: Request) -> Response:
     """Chat at the event's tables: on (the default) or off."""
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     on = (await _body(request)).get("on")
     if not isinstance(on, bool):
         raise ApiError("Say on: true or on: false.")
@@ -205,32 +224,35 @@ async def api_chat(request: Request) -> Response:
 @_answer
 async def api_invite(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     return JSONResponse(await svc.new_invite(request, event, await _body(request)))
 
 
 @_answer
 async def api_paper(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     if request.method == "GET":  # the sheets entered, to correct them
         query = request.query_params
-        return JSONResponse(svc.paper_sheets(event, {"round": query.get("round"),
-                                                     "table": query.get("table")}))
-    return JSONResponse(svc.paper(event, await _body(request)))
+        return JSONResponse(await asyncio.to_thread(
+            svc.paper_sheets, event, {"round": query.get("round"),
+                                      "table": query.get("table")}))
+    data = await _body(request)
+    return JSONResponse(await asyncio.to_thread(svc.paper, event, data))
 
 
 @_answer
 async def api_tiebreak(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
-    return JSONResponse(svc.tie_break(event, await _body(request)))
+    event = await _organiser(request)
+    data = await _body(request)
+    return JSONResponse(await asyncio.to_thread(svc.tie_break, event, data))
 
 
 @_answer
 async def api_clock(request: Request) -> Response:
     svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     data = await _body(request)
     rnd = _int(data, "round", "The round", None, 1, event.rounds)
     if rnd not in event.draws:
@@ -240,11 +262,11 @@ async def api_clock(request: Request) -> Response:
         if not event.time_limit_minutes:
             raise EventApiError("This event has no time limit; call time when it is "
                                 "time.")
-        clock = svc.clock_json(event, rnd)
+        clock = await asyncio.to_thread(svc.clock_json, event, rnd)
         if clock is not None and clock["called"]:
             raise EventApiError(f"Time was already called for round {rnd}.")
-        started = svc.club.start_clock(event.name, rnd)
-        svc.clock_started(event, rnd, started)
+        started = await asyncio.to_thread(svc.club.start_clock, event.name, rnd)
+        await svc.clock_started(event, rnd, started)
         message = f"The clock of round {rnd} is running."
     elif what == "warn":
         message = f"The warning went to {await svc.warn(event, rnd)} table(s)."
@@ -253,12 +275,12 @@ async def api_clock(request: Request) -> Response:
         message = f"Time is called at {n} table(s) playing online."
     else:
         raise EventApiError("Say what to do with the clock: start, warn or call.")
-    return JSONResponse({"message": message, "clock": svc.clock_json(event, rnd)})
+    return JSONResponse({"message": message,
+                         "clock": await asyncio.to_thread(svc.clock_json, event, rnd)})
 
 
 async def players_file(request: Request) -> str:
-    svc = club_of(request)
-    return players_csv(svc.organiser(request, request.path_params["key"]).players)
+    return players_csv((await _organiser(request)).players)
 
 
 @_answer
@@ -270,22 +292,19 @@ async def api_players_csv(request: Request) -> Response:
 
 @_html_page
 async def print_assignments(request: Request) -> str:
-    svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     return printing.assignments_html(event, int(request.path_params["round"]))
 
 
 @_html_page
 async def print_sheets(request: Request) -> str:
-    svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     return printing.score_sheets_html(event, int(request.path_params["round"]))
 
 
 @_html_page
 async def print_results(request: Request) -> str:
-    svc = club_of(request)
-    event = svc.organiser(request, request.path_params["key"])
+    event = await _organiser(request)
     return printing.results_html(event)
 
 

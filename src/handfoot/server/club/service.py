@@ -169,6 +169,8 @@ class EventService:
         self.minute = minute  #: seconds in a minute of the clock (tests make it short)
         self.failures: dict[tuple[str, str], list[float]] = {}
         self.clock_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: finished event tables whose results are being kept (in threads)
+        self._keeping: set[asyncio.Task[None]] = set()
         manager.on_over.append(self._game_over)
 
     # ------------------------------------------------------------- lifecycle
@@ -189,27 +191,34 @@ class EventService:
     def follow(self, bus: Bus) -> None:
         """Hear of clocks started through other server processes: each process runs
         every clock, and the first to ring calls time (the database tells which)."""
-        def heard(note: dict[str, Any]) -> None:
+        async def heard(note: dict[str, Any]) -> None:  # (the bus runs it as a task)
             name, rnd = note.get("e"), note.get("r")
-            if not isinstance(name, str) or not isinstance(rnd, int):
-                return
-            for ev, r, started, called in self.club.clocks(name):
-                if r == rnd and called is None:
-                    with contextlib.suppress(EventError):
-                        self._schedule(self.club.load(ev), rnd, started,
-                                       dt.datetime.now(dt.UTC).replace(tzinfo=None))
+            if isinstance(name, str) and isinstance(rnd, int):
+                await self._heard_clock(name, rnd)
         bus.on("clock", heard)
 
-    def clock_started(self, event: Event, round_no: int, started: dt.datetime) -> None:
+    async def _heard_clock(self, name: str, rnd: int) -> None:
+        """Run a clock started at another process (the event read in a thread)."""
+        for ev, r, started, called in await asyncio.to_thread(self.club.clocks, name):
+            if r == rnd and called is None:
+                with contextlib.suppress(EventError):
+                    event = await asyncio.to_thread(self.club.load, ev)
+                    self._schedule(event, rnd, started,
+                                   dt.datetime.now(dt.UTC).replace(tzinfo=None))
+
+    async def clock_started(self, event: Event, round_no: int, started: dt.datetime
+                            ) -> None:
         """The organiser started a round's clock here: it runs in every process."""
         self._schedule(event, round_no, started, dt.datetime.now(dt.UTC).replace(tzinfo=None))
-        self.store.notify({"k": "clock", "e": event.name, "r": round_no})
+        await asyncio.to_thread(self.store.notify,
+                                {"k": "clock", "e": event.name, "r": round_no})
 
     async def close(self) -> None:
         for task in self.clock_tasks.values():
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        await asyncio.gather(*self._keeping, return_exceptions=True)
         self.club.close()
 
     # ---------------------------------------------------------------- events
@@ -245,8 +254,25 @@ class EventService:
 
     # --------------------------------------------------------------- results
     def _game_over(self, table: LiveTable) -> None:
+        """A game ended: an event's table's result is kept, in a thread (or at once when
+        a finished table is read outside the loop)."""
         if table.club_event is False:  # (known when it was read: nothing to ask)
             return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._keep_result(table)
+            return
+        task = loop.create_task(asyncio.to_thread(self._keep_result, table))
+        self._keeping.add(task)
+        task.add_done_callback(self._kept)
+
+    def _kept(self, task: asyncio.Task[None]) -> None:
+        self._keeping.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("an event table's result was not kept", exc_info=task.exception())
+
+    def _keep_result(self, table: LiveTable) -> None:
         tag = self.store.event_table(table.id)
         if tag is None:
             return
@@ -299,7 +325,8 @@ class EventService:
         async def run() -> None:
             if warn is not None and now < warn:
                 await asyncio.sleep((warn - now).total_seconds())
-                if self.club.claim_warning(event.name, round_no):  # once, of all processes
+                # once, of all the processes
+                if await asyncio.to_thread(self.club.claim_warning, event.name, round_no):
                     await self.warn(event, round_no)
             left = (end - dt.datetime.now(dt.UTC).replace(tzinfo=None)).total_seconds()
             if left > 0:
@@ -314,25 +341,33 @@ class EventService:
         text = (f"Time warning: {minutes} minutes left in this round." if minutes
                 else "Time warning: the round is nearly over.")
         n = 0
+        for tid in await asyncio.to_thread(self._playing, event, round_no):
+            await self.manager.announce(tid, text)  # to every server process
+            n += 1
+        return n
+
+    def _playing(self, event: Event, round_no: int) -> list[str]:
+        """The round's online tables still playing (read in a thread)."""
+        out = []
         for (rnd, _), tid in self.online_tables(event).items():
             row = self.store.table(tid) if rnd == round_no else None
-            if row is not None and row.result is None:  # still playing
-                await self.manager.announce(tid, text)  # to every server process
-                n += 1
-        return n
+            if row is not None and row.result is None:
+                out.append(tid)
+        return out
 
     async def call_time(self, event: Event, round_no: int, rung: bool = False) -> int:
         """Call time at every online table of the round still playing; how many.
         ``rung``: the round's clock rang (in every server process: only the first to
         call it calls time at the tables)."""
-        first = self.club.clock_called(event.name, round_no)
+        first = await asyncio.to_thread(self.club.clock_called, event.name, round_no)
         task = self.clock_tasks.get((event.name, round_no))
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         if rung and not first:
             return 0
         n = 0
-        for (rnd, _), tid in self.online_tables(event).items():
+        online = await asyncio.to_thread(self.online_tables, event)
+        for (rnd, _), tid in online.items():
             table = await self.manager.aload(tid) if rnd == round_no else None
             if table is not None and await self.manager.call_time(
                     table, time_notice(table.rules)):
@@ -401,9 +436,9 @@ class EventService:
                     "result": event.result(rnd, t.number) is not None})
         return {"name": me.name, "rounds": out}
 
-    def _online_json(self, tid: str) -> dict[str, Any] | None:
+    async def _online_json(self, tid: str) -> dict[str, Any] | None:
         live = self.manager.live.get(tid)
-        row = self.store.table(tid) if live is None else None
+        row = await asyncio.to_thread(self.store.table, tid) if live is None else None
         if live is None and row is not None and row.result is not None:
             # finished and not in memory: its summary, without rebuilding the game
             r = row.result
@@ -414,7 +449,7 @@ class EventService:
                                "computer": bool(s["kind"] == "bot" or s.get("computer")),
                                "connected": False} for s in row.seats]}
         try:
-            table = self.manager.load(tid)
+            table = await self.manager.aload(tid)
         except Exception:  # a log that no longer replays: shown as such, the rest goes on
             log.exception("table %s cannot be rebuilt", tid)
             return {"table_id": tid, "over": False, "hand_number": 0, "totals": [],
@@ -430,9 +465,21 @@ class EventService:
                 "seats": [{"name": s.get("name", ""), "computer": table.is_bot(i),
                            "connected": i in connected} for i, s in enumerate(table.seats)]}
 
-    def manage_json(self, event: Event) -> dict[str, Any]:
+    async def manage_json(self, event: Event) -> dict[str, Any]:
+        """The organiser's page: the tables playing online are loaded (off the loop),
+        the rest is read and written in a thread."""
+        online = await asyncio.to_thread(self.online_tables, event)
+        shown = {}
+        for rnd, draw in event.draws.items():
+            for t in draw.tables:
+                tid = online.get((rnd, t.number))
+                if tid is not None:
+                    shown[tid] = await self._online_json(tid)
+        return await asyncio.to_thread(self._manage_json, event, online, shown)
+
+    def _manage_json(self, event: Event, online: dict[tuple[int, int], str],
+                     shown: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
         rules = event.rules
-        online = self.online_tables(event)
         rounds = []
         for rnd in range(1, event.rounds + 1):
             draw = event.draws.get(rnd)
@@ -453,7 +500,7 @@ class EventService:
                         "result": None if r is None else {
                             "source": r.source, "hands": [list(h) for h in r.hands],
                             "totals": list(r.totals), "time_called": r.time_called},
-                        "online": None if tid is None else self._online_json(tid)})
+                        "online": None if tid is None else shown.get(tid)})
                 info.update(seed=draw.seed, notes=list(draw.notes), tables=tables,
                             byes=[event.name_of(p) for p in draw.byes],
                             has_results=any(x.round == rnd for x in event.results),
@@ -558,8 +605,20 @@ class EventService:
         base = self.public_url or str(request.base_url).rstrip("/")
         return f"{base}/table/{tid}?token={token}"
 
-    def start_online(self, request: Request, event: Event, data: dict[str, Any]
-                     ) -> dict[str, Any]:
+    async def start_online(self, request: Request, event: Event, data: dict[str, Any]
+                           ) -> dict[str, Any]:
+        """Start a drawn table online: its table made (in a thread), its computers
+        playing, and the seats' invite links."""
+        rnd, number, tid, invites = await asyncio.to_thread(self._new_online, event, data)
+        table = await self.manager.aload(tid)
+        assert table is not None
+        self.manager.kick_bots(table)
+        for inv in invites:
+            inv["url"] = self._invite(request, tid, str(inv["token"]))
+        return {"table_id": tid, "round": rnd, "table": number, "invites": invites}
+
+    def _new_online(self, event: Event, data: dict[str, Any]
+                    ) -> tuple[int, int, str, list[dict[str, Any]]]:
         rnd, t = self._table(event, data)
         if event.result(rnd, t.number) is not None:
             raise EventApiError(f"Table {t.number} already has a result.")
@@ -592,12 +651,7 @@ class EventService:
         tid = self.store.create_table(rules.name, rules.to_toml(), 0, seated,
                                       secret=new_secret())
         self.store.tag_event_table(tid, event.name, rnd, t.number)
-        table = self.manager.load(tid)
-        assert table is not None
-        self.manager.kick_bots(table)
-        for inv in invites:
-            inv["url"] = self._invite(request, tid, str(inv["token"]))
-        return {"table_id": tid, "round": rnd, "table": t.number, "invites": invites}
+        return rnd, t.number, tid, invites
 
     async def new_invite(self, request: Request, event: Event, data: dict[str, Any]
                          ) -> dict[str, Any]:
