@@ -175,15 +175,16 @@ class EventService:
 
     # ------------------------------------------------------------- lifecycle
     async def start(self) -> None:
-        """After a restart: results of games that ended meanwhile, and running clocks."""
-        for name in self.club.names():
+        """After a restart: results of games that ended meanwhile, and running clocks
+        (read in threads, the tables rebuilt in the worker pool)."""
+        for name in await asyncio.to_thread(self.club.names):
             with contextlib.suppress(Exception):
-                self._collect(self.club.load(name))
+                await self._collect(await asyncio.to_thread(self.club.load, name))
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-        for name, rnd, started, called in self.club.clocks():
+        for name, rnd, started, called in await asyncio.to_thread(self.club.clocks):
             if called is None:
                 try:
-                    event = self.club.load(name)
+                    event = await asyncio.to_thread(self.club.load, name)
                 except EventError:
                     continue
                 self._schedule(event, rnd, started, now)
@@ -293,18 +294,18 @@ class EventService:
         log.info("%s: round %s table %s: %s", event.name, round_no, table_no,
                  list(result.totals))
 
-    def _collect(self, event: Event) -> None:
+    async def _collect(self, event: Event) -> None:
         """Store the result of every online table whose game is over and is not in."""
-        for (rnd, tno), tid in self.online_tables(event).items():
+        for (rnd, tno), tid in (await asyncio.to_thread(self.online_tables, event)).items():
             have = event.result(rnd, tno)
             if have is not None and have.detail.get("server_table") == tid:
                 continue
-            row = self.store.table(tid)
+            row = await asyncio.to_thread(self.store.table, tid)
             if row is None or row.result is None:
                 continue
-            table = self.manager.load(tid)
+            table = await self.manager.aload(tid)
             if table is not None and table.game.over:
-                self._store_result(event, rnd, tno, table)
+                await asyncio.to_thread(self._store_result, event, rnd, tno, table)
 
     # ----------------------------------------------------------------- clock
     def _clock_times(self, event: Event, started: dt.datetime
