@@ -548,8 +548,10 @@ class Manager:
 
     async def join(self, table: LiveTable, seat: int) -> None:
         """A person opened their invite link: they have joined (kept beside the seats);
-        a waiting table whose people have all joined starts."""
+        a waiting table whose people have all joined starts, and a computer that sat in
+        for them gives the seat back (before any computer is let play)."""
         await seats.join(self.store, table, seat)
+        await self.give_back(table, seat)
         self.kick_bots(table)
 
     async def start(self, table: LiveTable) -> None:

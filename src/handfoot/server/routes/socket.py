@@ -140,7 +140,6 @@ async def arrive(svc: Services, table: LiveTable, conn: Connection,
     if conn.seat is not None:  # (after joining the connections: a revocation finds it)
         await svc.manager.seat_opened(table, conn.seat, conn)
         await svc.manager.join(table, conn.seat)
-        await svc.manager.give_back(table, conn.seat)  # a computer sat in meanwhile
         if ws is not None:
             await take_seat(svc, table, conn.seat, ws)
         await svc.manager.tell_here(table)
