@@ -470,16 +470,14 @@ class EventService:
         """The organiser's page: the tables playing online are loaded (off the loop),
         the rest is read and written in a thread."""
         online = await asyncio.to_thread(self.online_tables, event)
-        shown = {}
-        for rnd, draw in event.draws.items():
-            for t in draw.tables:
-                tid = online.get((rnd, t.number))
-                if tid is not None:
-                    shown[tid] = await self._online_json(tid)
-        return await asyncio.to_thread(self._manage_json, event, online, shown)
+        shown = {(rnd, t.number): await self._online_json(online[(rnd, t.number)])
+                 for rnd, draw in event.draws.items() for t in draw.tables
+                 if (rnd, t.number) in online}
+        return await asyncio.to_thread(self._manage_json, event, shown)
 
-    def _manage_json(self, event: Event, online: dict[tuple[int, int], str],
-                     shown: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
+    def _manage_json(self, event: Event, shown: dict[tuple[int, int], dict[str, Any] | None]
+                     ) -> dict[str, Any]:
+        """``shown``: each table playing online, by round and number."""
         rules = event.rules
         rounds = []
         for rnd in range(1, event.rounds + 1):
@@ -490,7 +488,6 @@ class EventService:
                 tables = []
                 for t in draw.tables:
                     r = event.result(rnd, t.number)
-                    tid = online.get((rnd, t.number))
                     tables.append({
                         "number": t.number, "individuals": t.individuals,
                         "hands": event.table_rules(t).game.hands,
@@ -501,7 +498,7 @@ class EventService:
                         "result": None if r is None else {
                             "source": r.source, "hands": [list(h) for h in r.hands],
                             "totals": list(r.totals), "time_called": r.time_called},
-                        "online": None if tid is None else shown.get(tid)})
+                        "online": shown.get((rnd, t.number))})
                 info.update(seed=draw.seed, notes=list(draw.notes), tables=tables,
                             byes=[event.name_of(p) for p in draw.byes],
                             has_results=any(x.round == rnd for x in event.results),
